@@ -1,0 +1,1 @@
+//! Reference engines and the protocol loop.

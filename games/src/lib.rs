@@ -1,0 +1,210 @@
+//! Rules of the games the arena referees, with no I/O.
+//!
+//! One [`Game`] trait serves every game, modelled on shakmaty's `Position` (checked and unchecked play,
+//! typed errors, wire formats through `FromStr`/`Display`) and OpenSpiel's `State` (current player, legal
+//! actions, undo, terminal test). The games:
+//!
+//! - [`TicTacToe`]: the m,n,k-game, default 3×3 with three in a row; moves `a1`..`c3`.
+//! - [`Connect4`]: W×H up to 9×9, default 7×6, bitboards; a move is the column number `1`..`W`.
+//! - [`Dots`]: Точки under the Russian rules of `shared/DOTS_RULES.md` (R1–R14); moves `x-y` and `ground`.
+//!
+//! [`GameSpec`] names a game and its variant in the words of the protocol's `game` command
+//! (`connect4 7 6`, `tictactoe 3 3 3`, `dots 39 32 cross`).
+//!
+//! ```
+//! use games::{Connect4, Game, Outcome, Player};
+//!
+//! let mut pos = Connect4::default();
+//! for m in ["4", "5", "4", "5", "4", "5", "4"] {
+//!     let mv = m.parse().unwrap();
+//!     pos.play(mv).unwrap();
+//! }
+//! assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
+//! ```
+
+pub mod connect4;
+pub mod dots;
+mod spec;
+pub mod tictactoe;
+
+pub use connect4::Connect4;
+pub use dots::Dots;
+pub use spec::{GameKind, GameSpec, SpecError};
+pub use tictactoe::TicTacToe;
+
+use std::fmt;
+use std::hash::Hash;
+use std::str::FromStr;
+
+/// One of the two players. `First` moves first (Blue in Dots, R3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    First,
+    Second,
+}
+
+impl Player {
+    /// The other player.
+    #[inline]
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second`: an index into per-player arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::First => "first",
+            Player::Second => "second",
+        })
+    }
+}
+
+/// How a finished game ended on the board (forfeits are the arena's business, not the rules').
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Player),
+    Draw,
+}
+
+impl Outcome {
+    /// The winner, or `None` for a draw.
+    pub fn winner(self) -> Option<Player> {
+        match self {
+            Outcome::Win(p) => Some(p),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+/// A move string that does not parse in a game's notation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unparsable move {text:?}: {reason}")]
+pub struct ParseMoveError {
+    /// The text that failed, truncated to 64 bytes.
+    pub text: String,
+    /// Why it failed, e.g. "expected a column number".
+    pub reason: &'static str,
+}
+
+impl ParseMoveError {
+    /// Builds the error, keeping at most 64 bytes of `text` so a flood never ends up in a record.
+    pub fn new(text: &str, reason: &'static str) -> Self {
+        let mut end = text.len().min(64);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        ParseMoveError {
+            text: text[..end].to_string(),
+            reason,
+        }
+    }
+}
+
+/// Why a well-formed move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game is already over.
+    #[error("the game is over")]
+    GameOver,
+    /// The move names a point or column outside the board.
+    #[error("{0} is off the board")]
+    OffBoard(String),
+    /// The target is taken: an occupied square, a full column, a dot or a base's inside (R5).
+    #[error("{0} is occupied")]
+    Occupied(String),
+}
+
+/// The rules of a two-player, alternating, perfect-information game.
+///
+/// Positions are values: `Clone` gives an independent copy, `Eq`/`Hash` compare the whole position
+/// including history that matters for undo. `Display` draws the board as text (first player `X`, second
+/// `O`, empty `.`; Dots adds its own marks for captured points).
+///
+/// Contract, checked for every game by the conformance test (`games/tests/conformance.rs`):
+/// - every move in [`legal_moves`](Game::legal_moves) is accepted by [`play`](Game::play);
+/// - [`undo`](Game::undo) after [`play_unchecked`](Game::play_unchecked) restores an equal position;
+/// - `m.to_string().parse() == Ok(m)` for every legal move;
+/// - a game where each side always plays some legal move ends.
+pub trait Game: Clone + fmt::Debug + fmt::Display + PartialEq + Eq + Send + Sync + 'static {
+    /// A move; its `Display`/`FromStr` are the wire notation of the protocol.
+    type Move: Copy
+        + fmt::Debug
+        + fmt::Display
+        + FromStr<Err = ParseMoveError>
+        + PartialEq
+        + Eq
+        + Hash
+        + Send
+        + Sync
+        + 'static;
+
+    /// The game and variant of this position.
+    fn spec(&self) -> GameSpec;
+
+    /// The player to move. After the game is over, the player who would move next.
+    fn turn(&self) -> Player;
+
+    /// Plies played since the start position (the start position's own dots, as the Dots cross, are not plies).
+    fn ply(&self) -> usize;
+
+    /// Appends every legal move to `out` (which is not cleared). Empty once the game is over.
+    /// Dots lists points only: the move `ground` is legal whenever the game is on but not listed (see [`Dots`]).
+    fn legal_moves_into(&self, out: &mut Vec<Self::Move>);
+
+    /// Every legal move, in a fixed order (the game's own: squares, columns or points by index).
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut v = Vec::new();
+        self.legal_moves_into(&mut v);
+        v
+    }
+
+    /// Checks `m` without playing it.
+    ///
+    /// # Errors
+    /// [`PlayError`] saying why the move is not legal here.
+    fn check(&self, m: Self::Move) -> Result<(), PlayError>;
+
+    /// Whether `m` is legal here.
+    fn is_legal(&self, m: Self::Move) -> bool {
+        self.check(m).is_ok()
+    }
+
+    /// Plays a move after checking it; on error the position is unchanged.
+    ///
+    /// # Errors
+    /// [`PlayError`] if the move is not legal here.
+    fn play(&mut self, m: Self::Move) -> Result<(), PlayError> {
+        self.check(m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a legal move without checking it (for search). An illegal move leaves the position
+    /// unspecified (but memory-safe).
+    fn play_unchecked(&mut self, m: Self::Move);
+
+    /// Takes back the last move played.
+    ///
+    /// # Panics
+    /// If no move has been played since the start position.
+    fn undo(&mut self);
+
+    /// The result if the game is over, `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The score of each side where the game keeps one, indexed by [`Player::index`]: Dots gives the
+    /// captured enemy dots (R11), the others `None`.
+    fn score(&self) -> Option<[u32; 2]> {
+        None
+    }
+}
