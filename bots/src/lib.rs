@@ -1,1 +1,12 @@
-//! Reference engines and the protocol loop.
+//! Reference engines for the arena's games and the loop that serves any engine over the protocol.
+//!
+//! - [`engine`]: the [`Engine`](engine::Engine) trait: options, new game, a move for a position.
+//! - [`protocol`]: the UGI loop ([`serve`](protocol::serve)) and the CodeCup loop.
+//! - [`random`], [`faulty`]: the bots of this crate so far.
+//! - [`cli`]: the command line every bot executable shares; `arena bot <name>` calls [`cli::run`].
+
+pub mod cli;
+pub mod engine;
+pub mod faulty;
+pub mod protocol;
+pub mod random;

@@ -1,0 +1,18 @@
+//! The arena: runs bot executables against each other and records every game.
+//!
+//! Two-stage configuration ([`config`] → [`plan`]), a pure [`schedule`], one owner per bot process
+//! ([`process`]), a [`referee`] that plays one game under the [`clock`], and a [`tournament`] runner
+//! that appends each [`record`] to [`results`] and prints the [`standings`]. The `arena` binary is a
+//! thin command line over these.
+
+pub mod bench;
+pub mod clock;
+pub mod config;
+pub mod plan;
+pub mod process;
+pub mod record;
+pub mod referee;
+pub mod results;
+pub mod schedule;
+pub mod standings;
+pub mod tournament;

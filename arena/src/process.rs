@@ -1,0 +1,366 @@
+//! One bot process: the only owner of the child, its pipes and its process group.
+//!
+//! Modelled on fastchess's `IProcess::readOutput` (every read has a deadline and says OK, EOF or
+//! TIMEOUT), nextest (each child in its own process group, a grace period, then the whole group is
+//! killed) and ripgrep's `CommandReader` (stderr drained concurrently so a noisy bot never blocks).
+
+use std::fs::File;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::sync::mpsc;
+
+use crate::plan::Launch;
+
+/// The longest line a bot may write, bytes (without the newline). Longer is a protocol error.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Bytes of a bot's stderr kept per game; the rest is read and dropped.
+pub const MAX_STDERR: usize = 1024 * 1024;
+/// Bytes of protocol transcript kept per game.
+pub const MAX_TRANSCRIPT: usize = 1024 * 1024;
+
+/// Why a read or write did not produce a line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IoFailure {
+    /// The deadline passed first.
+    #[error("no answer in time")]
+    Timeout,
+    /// The bot closed its output or exited; the text says how (exit status or signal).
+    #[error("{0}")]
+    Exited(String),
+    /// A line longer than [`MAX_LINE`].
+    #[error("a line longer than {MAX_LINE} bytes")]
+    LineTooLong,
+}
+
+enum Event {
+    Line(String),
+    TooLong,
+    Closed,
+}
+
+/// A shared, size-capped protocol log of one game: `<ms> <bot> > line` for what the arena sent,
+/// `<ms> <bot> < line` for what the bot wrote.
+#[derive(Clone)]
+pub struct Transcript {
+    inner: Arc<Mutex<TranscriptInner>>,
+}
+
+struct TranscriptInner {
+    started: Instant,
+    text: String,
+    dropped: usize,
+}
+
+impl Transcript {
+    /// An empty transcript whose clock starts now.
+    pub fn new() -> Transcript {
+        Transcript {
+            inner: Arc::new(Mutex::new(TranscriptInner {
+                started: Instant::now(),
+                text: String::new(),
+                dropped: 0,
+            })),
+        }
+    }
+
+    /// Appends one line, unless the transcript is full.
+    pub fn log(&self, who: &str, dir: char, line: &str) {
+        let Ok(mut t) = self.inner.lock() else { return };
+        let ms = t.started.elapsed().as_millis();
+        let entry = format!("{ms:>7} {who} {dir} {line}\n");
+        if t.text.len() + entry.len() > MAX_TRANSCRIPT {
+            t.dropped += 1;
+        } else {
+            t.text.push_str(&entry);
+        }
+    }
+
+    /// The text so far, with a last line saying how many lines did not fit.
+    pub fn text(&self) -> String {
+        let Ok(t) = self.inner.lock() else {
+            return String::new();
+        };
+        let mut s = t.text.clone();
+        if t.dropped > 0 {
+            s.push_str(&format!(
+                "[{} more lines dropped: the transcript is capped at {MAX_TRANSCRIPT} bytes]\n",
+                t.dropped
+            ));
+        }
+        s
+    }
+}
+
+impl Default for Transcript {
+    fn default() -> Self {
+        Transcript::new()
+    }
+}
+
+/// A running bot. Dropping it kills its whole process group.
+pub struct BotProcess {
+    name: String,
+    child: Child,
+    pgid: Option<i32>,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<Event>,
+    stderr_task: Option<tokio::task::JoinHandle<()>>,
+    transcript: Transcript,
+    exit: Option<ExitStatus>,
+}
+
+impl BotProcess {
+    /// Starts `launch` in its own process group, with stdin/stdout piped and stderr drained to
+    /// `stderr_path` (created only if the bot writes to stderr; capped at [`MAX_STDERR`] bytes).
+    ///
+    /// # Errors
+    /// The operating system's error if the executable cannot be started.
+    pub fn spawn(
+        name: &str,
+        launch: &Launch,
+        stderr_path: Option<PathBuf>,
+        transcript: Transcript,
+    ) -> std::io::Result<BotProcess> {
+        let mut cmd = Command::new(&launch.program);
+        cmd.args(&launch.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(dir) = &launch.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn()?;
+        let pgid = child.id().map(|p| p as i32);
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (tx, rx) = mpsc::channel(256);
+        tokio::spawn(read_lines(stdout, tx));
+        let stderr_task = Some(tokio::spawn(drain_stderr(stderr, stderr_path)));
+        Ok(BotProcess {
+            name: name.to_string(),
+            child,
+            pgid,
+            stdin,
+            lines: rx,
+            stderr_task,
+            transcript,
+            exit: None,
+        })
+    }
+
+    /// The bot's name in this tournament.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Sends one line (a newline is added), waiting at most until `deadline` for the pipe.
+    ///
+    /// # Errors
+    /// [`IoFailure::Exited`] if the bot no longer reads; [`IoFailure::Timeout`] if its pipe stays full.
+    pub async fn send(&mut self, line: &str, deadline: Instant) -> Result<(), IoFailure> {
+        self.transcript.log(&self.name, '>', line);
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(IoFailure::Exited("stdin is closed".into()));
+        };
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let write = async {
+            stdin.write_all(&bytes).await?;
+            stdin.flush().await
+        };
+        match tokio::time::timeout_at(deadline.into(), write).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(IoFailure::Exited(self.exit_description().await)),
+            Err(_) => Err(IoFailure::Timeout),
+        }
+    }
+
+    /// Reads the next line (without its newline or a trailing `\r`), waiting at most until `deadline`.
+    ///
+    /// # Errors
+    /// [`IoFailure::Timeout`], [`IoFailure::LineTooLong`], or [`IoFailure::Exited`] with the exit
+    /// status or signal when the bot's output ends.
+    pub async fn read_line(&mut self, deadline: Instant) -> Result<String, IoFailure> {
+        match tokio::time::timeout_at(deadline.into(), self.lines.recv()).await {
+            Err(_) => Err(IoFailure::Timeout),
+            Ok(Some(Event::Line(line))) => {
+                self.transcript.log(&self.name, '<', &line);
+                Ok(line)
+            }
+            Ok(Some(Event::TooLong)) => {
+                self.transcript.log(
+                    &self.name,
+                    '<',
+                    &format!("[a line longer than {MAX_LINE} bytes]"),
+                );
+                Err(IoFailure::LineTooLong)
+            }
+            Ok(Some(Event::Closed)) | Ok(None) => {
+                let how = self.exit_description().await;
+                self.transcript.log(&self.name, '<', &format!("[{how}]"));
+                Err(IoFailure::Exited(how))
+            }
+        }
+    }
+
+    /// How the process ended: waits up to 500 ms for it to exit after its output closed.
+    async fn exit_description(&mut self) -> String {
+        if self.exit.is_none() {
+            if let Ok(Ok(status)) =
+                tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await
+            {
+                self.exit = Some(status);
+            }
+        }
+        match self.exit {
+            Some(status) => describe_exit(status),
+            None => "closed its output but did not exit".into(),
+        }
+    }
+
+    /// Ends the bot: sends `quit_line` (if any), closes stdin, waits up to `grace` for it to exit, then
+    /// kills its whole process group (grandchildren included) and reaps it. Returns how it ended.
+    pub async fn shutdown(mut self, quit_line: Option<&str>, grace: Duration) -> String {
+        let deadline = Instant::now() + grace;
+        if let Some(q) = quit_line {
+            let _ = self.send(q, deadline).await;
+        }
+        drop(self.stdin.take());
+        if self.exit.is_none() {
+            if let Ok(Ok(status)) =
+                tokio::time::timeout_at(deadline.into(), self.child.wait()).await
+            {
+                self.exit = Some(status);
+            }
+        }
+        self.kill_group();
+        if self.exit.is_none() {
+            if let Ok(Ok(status)) =
+                tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await
+            {
+                self.exit = Some(status);
+            }
+        }
+        if let Some(task) = self.stderr_task.take() {
+            // The group is dead, so stderr reaches EOF unless a stray process kept it open.
+            let _ = tokio::time::timeout(Duration::from_secs(1), task).await;
+        }
+        self.exit
+            .map(describe_exit)
+            .unwrap_or_else(|| "did not exit".into())
+    }
+
+    fn kill_group(&mut self) {
+        if let Some(pgid) = self.pgid.take() {
+            // ESRCH (no such group) is fine: everything already exited.
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pgid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        // A cancelled game (Ctrl-C, a panic) still leaves no process behind.
+        self.kill_group();
+    }
+}
+
+/// `exited with status 3`, `killed by signal 9 (SIGKILL)`.
+pub fn describe_exit(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(code) = status.code() {
+        format!("exited with status {code}")
+    } else if let Some(sig) = status.signal() {
+        let name = nix::sys::signal::Signal::try_from(sig)
+            .map(|s| s.as_str().to_string())
+            .unwrap_or_else(|_| "?".into());
+        format!("killed by signal {sig} ({name})")
+    } else {
+        "ended".into()
+    }
+}
+
+async fn read_lines(stdout: ChildStdout, tx: mpsc::Sender<Event>) {
+    let mut reader = BufReader::with_capacity(16 * 1024, stdout);
+    let mut line: Vec<u8> = Vec::new();
+    loop {
+        let chunk = match reader.fill_buf().await {
+            Ok(c) => c,
+            Err(_) => break,
+        };
+        if chunk.is_empty() {
+            if !line.is_empty() {
+                let _ = tx.send(Event::Line(finish(&mut line))).await;
+            }
+            break;
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        line.extend_from_slice(&chunk[..take]);
+        reader.consume(take + done as usize);
+        if line.len() > MAX_LINE {
+            let _ = tx.send(Event::TooLong).await;
+            return;
+        }
+        if done && tx.send(Event::Line(finish(&mut line))).await.is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(Event::Closed).await;
+}
+
+fn finish(line: &mut Vec<u8>) -> String {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    let s = String::from_utf8_lossy(line).into_owned();
+    line.clear();
+    s
+}
+
+async fn drain_stderr(mut stderr: tokio::process::ChildStderr, path: Option<PathBuf>) {
+    let mut buf = vec![0u8; 8192];
+    let mut file: Option<File> = None;
+    let mut kept = 0usize;
+    let mut dropped = 0usize;
+    loop {
+        let n = match stderr.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let keep = n.min(MAX_STDERR - kept);
+        dropped += n - keep;
+        if keep > 0 {
+            if let Some(path) = &path {
+                if file.is_none() {
+                    file = File::create(path).ok();
+                }
+                if let Some(f) = file.as_mut() {
+                    let _ = f.write_all(&buf[..keep]);
+                }
+            }
+            kept += keep;
+        }
+    }
+    if let (Some(f), true) = (file.as_mut(), dropped > 0) {
+        let _ = writeln!(
+            f,
+            "\n[{dropped} more bytes dropped: stderr is capped at {MAX_STDERR} bytes]"
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! What a finished game leaves behind: its result, how it ended, and one row of `games.csv`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use games::Player;
+use serde::{Deserialize, Serialize};
+
+/// The result from the first player's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`.
+    FirstWins,
+    /// `0-1`.
+    SecondWins,
+    /// `1/2-1/2`.
+    Draw,
+}
+
+impl GameResult {
+    /// The result where `winner` won (`None`: a draw).
+    pub fn from_winner(winner: Option<Player>) -> GameResult {
+        match winner {
+            Some(Player::First) => GameResult::FirstWins,
+            Some(Player::Second) => GameResult::SecondWins,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// The result where `loser` lost.
+    pub fn loss_of(loser: Player) -> GameResult {
+        GameResult::from_winner(Some(loser.opponent()))
+    }
+
+    /// Points of `p`: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn points(self, p: Player) -> f64 {
+        match (self, p) {
+            (GameResult::Draw, _) => 0.5,
+            (GameResult::FirstWins, Player::First) | (GameResult::SecondWins, Player::Second) => {
+                1.0
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameResult::FirstWins => "1-0",
+            GameResult::SecondWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        })
+    }
+}
+
+impl FromStr for GameResult {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "1-0" => Ok(GameResult::FirstWins),
+            "0-1" => Ok(GameResult::SecondWins),
+            "1/2-1/2" => Ok(GameResult::Draw),
+            _ => Err(format!("unknown result {s:?}")),
+        }
+    }
+}
+
+/// How a game ended (after fastchess's `MatchTermination`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Termination {
+    /// By the rules: a win on the board, a draw, a full board.
+    Normal,
+    /// Dots: a player answered `ground` (R13).
+    Ground,
+    /// Forfeit: a bot exceeded its time (or the startup deadline).
+    Timeout,
+    /// Forfeit: a bot exited, crashed or could not be started.
+    Crash,
+    /// Forfeit: a bot sent an illegal or unparsable move.
+    Illegal,
+    /// Forfeit: a bot broke the protocol (a line over 64 KiB, `bestmove` without a move, …).
+    Protocol,
+    /// The `max_plies` limit: decided by score (Dots) or drawn.
+    Adjudicated,
+}
+
+impl Termination {
+    /// Every termination, in the order of the standings' forfeit columns.
+    pub const ALL: [Termination; 7] = [
+        Termination::Normal,
+        Termination::Ground,
+        Termination::Timeout,
+        Termination::Crash,
+        Termination::Illegal,
+        Termination::Protocol,
+        Termination::Adjudicated,
+    ];
+
+    /// The four kinds of forfeit.
+    pub const FORFEITS: [Termination; 4] = [
+        Termination::Timeout,
+        Termination::Crash,
+        Termination::Illegal,
+        Termination::Protocol,
+    ];
+
+    /// Whether a bot lost by its own fault.
+    pub fn is_forfeit(self) -> bool {
+        Termination::FORFEITS.contains(&self)
+    }
+
+    /// The word in `games.csv`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Ground => "ground",
+            Termination::Timeout => "timeout",
+            Termination::Crash => "crash",
+            Termination::Illegal => "illegal",
+            Termination::Protocol => "protocol",
+            Termination::Adjudicated => "adjudicated",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Termination {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Termination::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| format!("unknown termination {s:?}"))
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// The schedule's stable id (`g0001`).
+    pub id: String,
+    pub round: u32,
+    /// Game-pair number (the two games with the same opening and swapped sides).
+    pub pair: u32,
+    /// `tictactoe`, `connect4` or `dots`.
+    pub game: String,
+    /// The variant words, e.g. `7 6` or `39 32 cross`.
+    pub variant: String,
+    /// Name of the first player.
+    pub first: String,
+    /// Name of the second player.
+    pub second: String,
+    pub result: GameResult,
+    pub termination: Termination,
+    /// Who and what: the bad line, the exit status, the scores (empty for a plain ending).
+    pub detail: String,
+    /// Plies played, the opening included.
+    pub plies: u32,
+    /// Dots: captured dots of [first, second] (R11); other games: `None`.
+    pub score: Option<[u32; 2]>,
+    /// Time spent on moves by [first, second], ms.
+    pub time_ms: [u64; 2],
+    /// Opening moves (already in `moves`).
+    pub opening: Vec<String>,
+    /// Every move played, in order, in the game's notation.
+    pub moves: Vec<String>,
+    /// The game's seed.
+    pub seed: u64,
+}
+
+/// One row of `games.csv`: the flat, documented form of a [`GameRecord`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub id: String,
+    pub round: u32,
+    pub pair: u32,
+    pub game: String,
+    pub variant: String,
+    pub first: String,
+    pub second: String,
+    pub result: String,
+    pub termination: String,
+    pub detail: String,
+    pub plies: u32,
+    pub score_first: Option<u32>,
+    pub score_second: Option<u32>,
+    pub time_first_ms: u64,
+    pub time_second_ms: u64,
+    /// Space-separated.
+    pub opening: String,
+    /// Space-separated.
+    pub moves: String,
+    pub seed: u64,
+}
+
+impl From<&GameRecord> for GameRow {
+    fn from(r: &GameRecord) -> GameRow {
+        GameRow {
+            id: r.id.clone(),
+            round: r.round,
+            pair: r.pair,
+            game: r.game.clone(),
+            variant: r.variant.clone(),
+            first: r.first.clone(),
+            second: r.second.clone(),
+            result: r.result.to_string(),
+            termination: r.termination.to_string(),
+            detail: r.detail.clone(),
+            plies: r.plies,
+            score_first: r.score.map(|s| s[0]),
+            score_second: r.score.map(|s| s[1]),
+            time_first_ms: r.time_ms[0],
+            time_second_ms: r.time_ms[1],
+            opening: r.opening.join(" "),
+            moves: r.moves.join(" "),
+            seed: r.seed,
+        }
+    }
+}
+
+impl TryFrom<GameRow> for GameRecord {
+    type Error = String;
+    fn try_from(r: GameRow) -> Result<GameRecord, String> {
+        let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        let score = match (r.score_first, r.score_second) {
+            (Some(a), Some(b)) => Some([a, b]),
+            (None, None) => None,
+            _ => return Err(format!("{}: only one score", r.id)),
+        };
+        Ok(GameRecord {
+            result: r.result.parse()?,
+            termination: r.termination.parse()?,
+            opening: words(&r.opening),
+            moves: words(&r.moves),
+            score,
+            time_ms: [r.time_first_ms, r.time_second_ms],
+            id: r.id,
+            round: r.round,
+            pair: r.pair,
+            game: r.game,
+            variant: r.variant,
+            first: r.first,
+            second: r.second,
+            detail: r.detail,
+            plies: r.plies,
+            seed: r.seed,
+        })
+    }
+}

@@ -1,0 +1,433 @@
+//! The referee: plays one scheduled game between two bot processes and returns its record.
+//!
+//! It starts both bots, runs the handshake under the startup deadline, asks each for moves under its
+//! clock, checks every move with the rules of the `games` crate, and ends the game by the rules, by
+//! adjudication or by a forfeit naming its reason. The bots' processes are always shut down.
+
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+use games::{Game, GameVisitor, Outcome, Player};
+
+use crate::clock::{Charge, Clock};
+use crate::config::ProtocolKind;
+use crate::plan::{BotPlan, Plan};
+use crate::process::{BotProcess, IoFailure, Transcript};
+use crate::record::{GameRecord, GameResult, Termination};
+use crate::schedule::ScheduledGame;
+
+/// How long a bot may take to exit after `quit` before its process group is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// A bot's fault that ends the game: the kind of forfeit and what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    pub termination: Termination,
+    pub detail: String,
+}
+
+impl Forfeit {
+    fn new(termination: Termination, detail: impl Into<String>) -> Forfeit {
+        Forfeit {
+            termination,
+            detail: detail.into(),
+        }
+    }
+
+    fn from_io(failure: IoFailure, waiting_for: &str, allowed: Duration) -> Forfeit {
+        match failure {
+            IoFailure::Timeout => Forfeit::new(
+                Termination::Timeout,
+                format!("no {waiting_for} within {} ms", allowed.as_millis()),
+            ),
+            IoFailure::Exited(how) => Forfeit::new(
+                Termination::Crash,
+                format!("{how} while the arena waited for {waiting_for}"),
+            ),
+            IoFailure::LineTooLong => Forfeit::new(Termination::Protocol, failure.to_string()),
+        }
+    }
+}
+
+/// One side of the board during a game.
+struct Seat<'a> {
+    bot: &'a BotPlan,
+    process: Option<BotProcess>,
+    clock: Clock,
+    /// CodeCup: how many of the game's moves this bot has been told or has made.
+    known: usize,
+}
+
+/// Plays `game` of `plan`. Writes the bots' stderr and the protocol transcript under `logs` if given.
+/// Never fails: whatever the bots do ends as a [`GameRecord`].
+pub async fn play_game(plan: &Plan, game: &ScheduledGame, logs: Option<&Path>) -> GameRecord {
+    plan.spec.visit(Referee { plan, game, logs }).await
+}
+
+struct Referee<'a> {
+    plan: &'a Plan,
+    game: &'a ScheduledGame,
+    logs: Option<&'a Path>,
+}
+
+type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+impl<'a> GameVisitor for Referee<'a> {
+    type Output = BoxFuture<'a, GameRecord>;
+    fn visit<G: Game>(self, start: G) -> Self::Output {
+        Box::pin(self.run(start))
+    }
+}
+
+impl<'a> Referee<'a> {
+    async fn run<G: Game>(self, start: G) -> GameRecord {
+        let (plan, game) = (self.plan, self.game);
+        let transcript = Transcript::new();
+        let bots = [&plan.bots[game.first], &plan.bots[game.second]];
+        let mut seats = bots.map(|bot| Seat {
+            bot,
+            process: None,
+            clock: Clock::new(bot.time_control),
+            known: 0,
+        });
+        let mut record = GameRecord {
+            id: game.id.clone(),
+            round: game.round,
+            pair: game.pair,
+            game: plan.spec.kind().to_string(),
+            variant: plan.spec.variant(),
+            first: bots[0].name.clone(),
+            second: bots[1].name.clone(),
+            result: GameResult::Draw,
+            termination: Termination::Normal,
+            detail: String::new(),
+            plies: 0,
+            score: None,
+            time_ms: [0, 0],
+            opening: game.opening.clone(),
+            moves: Vec::new(),
+            seed: game.seed,
+        };
+
+        let outcome = self
+            .contest(start, &mut seats, &transcript, &mut record)
+            .await;
+        match outcome {
+            Ok((result, termination, detail)) => {
+                record.result = result;
+                record.termination = termination;
+                record.detail = detail;
+            }
+            Err((side, forfeit)) => {
+                record.result = GameResult::loss_of(side);
+                record.termination = forfeit.termination;
+                record.detail = format!("{}: {}", bots[side.index()].name, forfeit.detail);
+            }
+        }
+        record.plies = record.moves.len() as u32;
+        record.time_ms = [seats[0].clock.used_ms(), seats[1].clock.used_ms()];
+
+        let [s0, s1] = &mut seats;
+        tokio::join!(shutdown(s0), shutdown(s1));
+        if let Some(dir) = self.logs {
+            let _ = std::fs::write(dir.join(format!("{}.log", game.id)), transcript.text());
+        }
+        record
+    }
+
+    /// Starts the bots and plays the game. `Ok` is an ending by the rules or adjudication; `Err` names
+    /// the side that forfeited.
+    async fn contest<G: Game>(
+        &self,
+        mut pos: G,
+        seats: &mut [Seat<'a>; 2],
+        transcript: &Transcript,
+        record: &mut GameRecord,
+    ) -> Result<(GameResult, Termination, String), (Player, Forfeit)> {
+        let (plan, game) = (self.plan, self.game);
+        // Step 1. The opening (generated from the same rules, so it is legal).
+        for text in &game.opening {
+            let m: G::Move = text.parse().expect("the schedule's opening parses");
+            pos.play(m).expect("the schedule's opening is legal");
+            record.moves.push(text.clone());
+        }
+
+        // Step 2. Start both bots and shake hands, at the same time, under the startup deadline.
+        for (i, seat) in seats.iter_mut().enumerate() {
+            let side = if i == 0 { "first" } else { "second" };
+            let stderr = self
+                .logs
+                .map(|d| d.join(format!("{}-{side}-{}.stderr", game.id, seat.bot.name)));
+            match BotProcess::spawn(&seat.bot.name, &seat.bot.launch, stderr, transcript.clone()) {
+                Ok(p) => seat.process = Some(p),
+                Err(e) => {
+                    let who = if i == 0 {
+                        Player::First
+                    } else {
+                        Player::Second
+                    };
+                    return Err((
+                        who,
+                        Forfeit::new(
+                            Termination::Crash,
+                            format!("could not start {}: {e}", seat.bot.launch.program.display()),
+                        ),
+                    ));
+                }
+            }
+        }
+        let spec_text = plan.spec.to_string();
+        let [a, b] = seats;
+        let (ra, rb) = tokio::join!(
+            handshake(a, &spec_text, game.seed),
+            handshake(b, &spec_text, game.seed)
+        );
+        ra.map_err(|f| (Player::First, f))?;
+        rb.map_err(|f| (Player::Second, f))?;
+
+        // Step 3. Moves until the game ends.
+        loop {
+            if let Some(outcome) = pos.outcome() {
+                let grounded = record.moves.last().map(String::as_str) == Some("ground");
+                let detail = match pos.score() {
+                    Some([x, y]) => format!("score {x}:{y}"),
+                    None => String::new(),
+                };
+                let termination = if grounded {
+                    Termination::Ground
+                } else {
+                    Termination::Normal
+                };
+                return Ok((result_of(outcome), termination, detail));
+            }
+            if let Some(limit) = plan.max_plies {
+                if record.moves.len() >= limit as usize {
+                    let (result, detail) = match pos.score() {
+                        Some([x, y]) => (
+                            GameResult::from_winner(match x.cmp(&y) {
+                                std::cmp::Ordering::Greater => Some(Player::First),
+                                std::cmp::Ordering::Less => Some(Player::Second),
+                                std::cmp::Ordering::Equal => None,
+                            }),
+                            format!("{limit} plies; score {x}:{y}"),
+                        ),
+                        None => (GameResult::Draw, format!("{limit} plies")),
+                    };
+                    return Ok((result, Termination::Adjudicated, detail));
+                }
+            }
+            let side = pos.turn();
+            let clocks = [seats[0].clock.left_ms(), seats[1].clock.left_ms()];
+            let incs = [
+                seats[0].clock.control().inc_ms,
+                seats[1].clock.control().inc_ms,
+            ];
+            let seat = &mut seats[side.index()];
+            let text = request_move(seat, &record.moves, clocks, incs)
+                .await
+                .map_err(|f| (side, f))?;
+            let m: G::Move = text
+                .parse()
+                .map_err(|e| (side, Forfeit::new(Termination::Illegal, format!("{e}"))))?;
+            pos.play(m).map_err(|e| {
+                (
+                    side,
+                    Forfeit::new(Termination::Illegal, format!("move {text}: {e}")),
+                )
+            })?;
+            record.moves.push(m.to_string());
+            seat.known = record.moves.len();
+        }
+    }
+}
+
+fn result_of(outcome: Outcome) -> GameResult {
+    GameResult::from_winner(outcome.winner())
+}
+
+/// Sends the protocol's quit word and ends the process group after [`QUIT_GRACE`].
+async fn shutdown(seat: &mut Seat<'_>) {
+    let quit = match seat.bot.protocol {
+        ProtocolKind::Ugi => "quit",
+        ProtocolKind::Codecup => "Quit",
+    };
+    if let Some(p) = seat.process.take() {
+        p.shutdown(Some(quit), QUIT_GRACE).await;
+    }
+}
+
+/// The UGI handshake (`docs/protocol.md`): `ugi` → `ugiok`, options, `game`, `isready` → `readyok`,
+/// `uginewgame`. CodeCup bots have none. Not charged to the clock.
+async fn handshake(seat: &mut Seat<'_>, spec: &str, seed: u64) -> Result<(), Forfeit> {
+    if seat.bot.protocol == ProtocolKind::Codecup {
+        return Ok(());
+    }
+    let allowed = Duration::from_millis(seat.bot.time_control.startup_ms);
+    let deadline = Instant::now() + allowed;
+    let process = seat.process.as_mut().expect("spawned");
+    let io = |f: IoFailure, what: &str| Forfeit::from_io(f, what, allowed);
+    process
+        .send("ugi", deadline)
+        .await
+        .map_err(|f| io(f, "ugiok"))?;
+    let mut declared: Vec<String> = Vec::new();
+    loop {
+        let line = process
+            .read_line(deadline)
+            .await
+            .map_err(|f| io(f, "ugiok"))?;
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("ugiok") => break,
+            Some("option") => {
+                let rest: Vec<&str> = words.collect();
+                if rest.first() == Some(&"name") {
+                    let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
+                    declared.push(rest[1..end].join(" "));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (name, value) in &seat.bot.options {
+        process
+            .send(&format!("setoption name {name} value {value}"), deadline)
+            .await
+            .map_err(|f| io(f, "readyok"))?;
+    }
+    if declared.iter().any(|d| d == "seed") && !seat.bot.options.iter().any(|(n, _)| n == "seed") {
+        process
+            .send(&format!("setoption name seed value {seed}"), deadline)
+            .await
+            .map_err(|f| io(f, "readyok"))?;
+    }
+    process
+        .send(&format!("game {spec}"), deadline)
+        .await
+        .map_err(|f| io(f, "readyok"))?;
+    process
+        .send("isready", deadline)
+        .await
+        .map_err(|f| io(f, "readyok"))?;
+    loop {
+        let line = process
+            .read_line(deadline)
+            .await
+            .map_err(|f| io(f, "readyok"))?;
+        if line.trim() == "readyok" {
+            break;
+        }
+    }
+    process
+        .send("uginewgame", deadline)
+        .await
+        .map_err(|f| io(f, "readyok"))
+}
+
+/// Asks the seat's bot for its move in the position after `moves`, under its clock. Returns the move text.
+async fn request_move(
+    seat: &mut Seat<'_>,
+    moves: &[String],
+    clocks: [Option<u64>; 2],
+    incs: [u64; 2],
+) -> Result<String, Forfeit> {
+    let allowed = seat.clock.allowance();
+    let process = seat.process.as_mut().expect("spawned");
+    // Messages before the clock starts get the same allowance for the pipe.
+    let write_deadline = Instant::now() + allowed;
+    let send_failure = |f: IoFailure| Forfeit::from_io(f, "the bot to read its input", allowed);
+    match seat.bot.protocol {
+        ProtocolKind::Ugi => {
+            let position = if moves.is_empty() {
+                "position startpos".to_string()
+            } else {
+                format!("position startpos moves {}", moves.join(" "))
+            };
+            process
+                .send(&position, write_deadline)
+                .await
+                .map_err(send_failure)?;
+            let mut go = String::from("go");
+            for (i, (t, inc)) in clocks.iter().zip(incs).enumerate() {
+                if let Some(t) = t {
+                    go.push_str(&format!(" p{n}time {t} p{n}inc {inc}", n = i + 1));
+                }
+            }
+            if seat.clock.left_ms().is_none() {
+                if let Some(cap) = seat.clock.control().max_move_ms {
+                    go.push_str(&format!(" movetime {cap}"));
+                }
+            }
+            process
+                .send(&go, write_deadline)
+                .await
+                .map_err(send_failure)?;
+        }
+        ProtocolKind::Codecup => {
+            if moves.is_empty() {
+                process
+                    .send("Start", write_deadline)
+                    .await
+                    .map_err(send_failure)?;
+            }
+            for m in &moves[seat.known.min(moves.len())..] {
+                process
+                    .send(m, write_deadline)
+                    .await
+                    .map_err(send_failure)?;
+            }
+        }
+    }
+    let started = Instant::now();
+    let deadline = started + allowed;
+    let reply = loop {
+        let line = match process.read_line(deadline).await {
+            Ok(line) => line,
+            Err(f) => {
+                seat.clock.charge(started.elapsed());
+                return Err(Forfeit::from_io(f, "a move", allowed));
+            }
+        };
+        match seat.bot.protocol {
+            ProtocolKind::Codecup => {
+                if !line.trim().is_empty() {
+                    break line.trim().to_string();
+                }
+            }
+            ProtocolKind::Ugi => {
+                let mut words = line.split_whitespace();
+                if words.next() == Some("bestmove") {
+                    match words.next() {
+                        None => {
+                            return Err(Forfeit::new(
+                                Termination::Protocol,
+                                "bestmove without a move",
+                            ))
+                        }
+                        Some("(none)") => {
+                            return Err(Forfeit::new(
+                                Termination::Protocol,
+                                "bestmove (none) in a game that is not over",
+                            ))
+                        }
+                        Some(m) => break m.to_string(),
+                    }
+                }
+            }
+        }
+    };
+    let spent = started.elapsed();
+    if seat.clock.charge(spent) == Charge::Flagged {
+        return Err(Forfeit::new(
+            Termination::Timeout,
+            format!(
+                "took {} ms, allowed {} ms",
+                spent.as_millis(),
+                allowed.as_millis()
+            ),
+        ));
+    }
+    Ok(reply)
+}

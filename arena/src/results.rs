@@ -1,0 +1,212 @@
+//! The results folder of a tournament: `results/<name>/games.csv`, `standings.csv`, `config.toml`,
+//! `logs/`. Games are appended and flushed one by one as they end, so nothing recorded is lost.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::record::{GameRecord, GameRow};
+
+/// The folder of one tournament's results.
+#[derive(Clone, Debug)]
+pub struct ResultsDir {
+    /// `results/<name>`.
+    pub path: PathBuf,
+}
+
+impl ResultsDir {
+    /// The folder for tournament `name` under `root` (usually `results`).
+    pub fn new(root: &Path, name: &str) -> ResultsDir {
+        ResultsDir {
+            path: root.join(name),
+        }
+    }
+
+    /// `games.csv`: one row per finished game.
+    pub fn games_csv(&self) -> PathBuf {
+        self.path.join("games.csv")
+    }
+
+    /// `standings.csv`.
+    pub fn standings_csv(&self) -> PathBuf {
+        self.path.join("standings.csv")
+    }
+
+    /// `logs/`: transcripts (`<id>.log`) and bots' stderr (`<id>-<side>-<bot>.stderr`).
+    pub fn logs(&self) -> PathBuf {
+        self.path.join("logs")
+    }
+
+    /// Creates the folder. With `fresh`, an existing folder is first moved aside to
+    /// `<name>.<unix seconds>` (never deleted); returns where it went.
+    ///
+    /// # Errors
+    /// File-system errors, with the path.
+    pub fn prepare(&self, fresh: bool) -> Result<Option<PathBuf>> {
+        let mut moved = None;
+        if fresh && self.path.exists() {
+            let secs = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            let mut aside = self.path.with_file_name(format!(
+                "{}.{secs}",
+                self.path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or("old")
+            ));
+            let mut k = 1;
+            while aside.exists() {
+                aside = self.path.with_file_name(format!(
+                    "{}.{secs}-{k}",
+                    self.path
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .unwrap_or("old")
+                ));
+                k += 1;
+            }
+            fs::rename(&self.path, &aside).with_context(|| {
+                format!(
+                    "moving {} aside to {}",
+                    self.path.display(),
+                    aside.display()
+                )
+            })?;
+            moved = Some(aside);
+        }
+        fs::create_dir_all(self.logs())
+            .with_context(|| format!("creating {}", self.logs().display()))?;
+        Ok(moved)
+    }
+
+    /// Reads every recorded game. A last line cut short (the arena was killed mid-write) is removed
+    /// from the file first, so appending goes on cleanly.
+    ///
+    /// # Errors
+    /// An unreadable file, or a row that does not parse (with its line number).
+    pub fn read_games(&self) -> Result<Vec<GameRecord>> {
+        let path = self.games_csv();
+        if !path.exists() {
+            return Ok(Vec::new());
+        }
+        repair_last_line(&path).with_context(|| format!("repairing {}", path.display()))?;
+        read_games_csv(&path)
+    }
+
+    /// Opens `games.csv` for appending, writing the header if the file is new or empty.
+    ///
+    /// # Errors
+    /// File-system errors, with the path.
+    pub fn appender(&self) -> Result<GameWriter> {
+        let path = self.games_csv();
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        let empty = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
+        let writer = csv::WriterBuilder::new()
+            .has_headers(empty)
+            .from_writer(file);
+        Ok(GameWriter { writer, path })
+    }
+}
+
+/// Reads a `games.csv` file.
+///
+/// # Errors
+/// An unreadable file, or a row that does not parse (with its line number).
+pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut out = Vec::new();
+    for row in reader.deserialize::<GameRow>() {
+        let row = row.with_context(|| format!("{}", path.display()))?;
+        let id = row.id.clone();
+        out.push(
+            GameRecord::try_from(row)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("{}: game {id}", path.display()))?,
+        );
+    }
+    Ok(out)
+}
+
+fn repair_last_line(path: &Path) -> io::Result<()> {
+    let mut f = OpenOptions::new().read(true).write(true).open(path)?;
+    let len = f.metadata()?.len();
+    if len == 0 {
+        return Ok(());
+    }
+    let mut last = [0u8; 1];
+    f.seek(SeekFrom::Start(len - 1))?;
+    f.read_exact(&mut last)?;
+    if last[0] == b'\n' {
+        return Ok(());
+    }
+    let mut text = Vec::new();
+    f.seek(SeekFrom::Start(0))?;
+    f.read_to_end(&mut text)?;
+    let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    f.set_len(keep as u64)
+}
+
+/// Appends game rows to `games.csv`, flushing after each.
+pub struct GameWriter {
+    writer: csv::Writer<File>,
+    path: PathBuf,
+}
+
+impl GameWriter {
+    /// Appends one game and flushes it to the file.
+    ///
+    /// # Errors
+    /// Write errors, with the path.
+    pub fn append(&mut self, record: &GameRecord) -> Result<()> {
+        self.writer
+            .serialize(GameRow::from(record))
+            .with_context(|| format!("writing {}", self.path.display()))?;
+        self.writer
+            .flush()
+            .with_context(|| format!("writing {}", self.path.display()))?;
+        Ok(())
+    }
+}
+
+/// Checks that games already recorded belong to this schedule (same id, players, opening), so a resumed
+/// run never mixes two different tournaments.
+///
+/// # Errors
+/// The first game that differs, and how.
+pub fn check_resumable(
+    recorded: &[GameRecord],
+    scheduled: &[(String, String, String, Vec<String>)],
+    spec: &str,
+    dir: &Path,
+) -> Result<()> {
+    for r in recorded {
+        let Some((_, first, second, opening)) = scheduled.iter().find(|(id, ..)| *id == r.id)
+        else {
+            bail!("{}: game {} is not in this config's schedule; run with --fresh to start afresh (the old folder is kept)", dir.display(), r.id);
+        };
+        let recorded_spec = format!("{} {}", r.game, r.variant);
+        if recorded_spec != spec
+            || r.first != *first
+            || r.second != *second
+            || r.opening != *opening
+        {
+            bail!(
+                "{}: game {} was {} vs {} ({recorded_spec}), the config now schedules {first} vs {second} ({spec}); run with --fresh to start afresh (the old folder is kept)",
+                dir.display(),
+                r.id,
+                r.first,
+                r.second
+            );
+        }
+    }
+    Ok(())
+}

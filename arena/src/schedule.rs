@@ -1,0 +1,183 @@
+//! The deterministic schedule: which bots meet in which order, with which opening and seed.
+//!
+//! Modelled on fastchess's round-robin scheduler: a pure function of the plan, unit-tested without any
+//! process. Every game has a stable id (`g0001`, …) so a run can be resumed or split.
+
+use games::{Game, GameSpec, GameVisitor};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::config::Format;
+use crate::plan::Plan;
+
+/// One game of the schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    /// Stable id: `g` and the 1-based game number, zero-padded to 4 digits.
+    pub id: String,
+    /// 1-based game number in schedule order.
+    pub number: usize,
+    /// 1-based round: in a round-robin each bot plays at most one game pair per round (circle method).
+    pub round: u32,
+    /// 1-based game-pair number; both games of a pair share the opening, sides swapped.
+    pub pair: u32,
+    /// Index into [`Plan::bots`] of the first player.
+    pub first: usize,
+    /// Index into [`Plan::bots`] of the second player.
+    pub second: usize,
+    /// The opening, in the game's move notation (empty without `opening_plies`).
+    pub opening: Vec<String>,
+    /// This game's seed, sent to bots that declare a `seed` option.
+    pub seed: u64,
+}
+
+/// SplitMix64: derives independent seeds from the tournament seed (Steele, Lea, Flood 2014).
+pub fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The pairs of bot indices that meet, grouped by round: a round-robin by the circle method (each bot
+/// once per round, a bye when the count is odd), or a gauntlet (bot 0 against each other bot in turn).
+pub fn rounds(bots: usize, format: Format) -> Vec<Vec<(usize, usize)>> {
+    match format {
+        Format::Gauntlet => (1..bots).map(|j| vec![(0, j)]).collect(),
+        Format::RoundRobin => {
+            // Circle method: fix slot 0, rotate the others; a phantom slot `bots` is the bye.
+            let n = bots + bots % 2;
+            let mut slots: Vec<usize> = (0..n).collect();
+            let mut out = Vec::with_capacity(n - 1);
+            for _ in 0..n - 1 {
+                let mut round = Vec::new();
+                for i in 0..n / 2 {
+                    let (a, b) = (slots[i], slots[n - 1 - i]);
+                    if a < bots && b < bots {
+                        round.push((a.min(b), a.max(b)));
+                    }
+                }
+                out.push(round);
+                slots[1..].rotate_right(1);
+            }
+            out
+        }
+    }
+}
+
+/// The whole schedule of `plan`, in play order: for each cycle of `games_per_pair / 2`, each round, each
+/// pair, a game pair (the lower-indexed bot first in odd cycles, second in even ones; then swapped).
+pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
+    let rounds = rounds(plan.bots.len(), plan.format);
+    let mut games = Vec::new();
+    let mut pair_no = 0u32;
+    for cycle in 0..plan.games_per_pair / 2 {
+        for (r, round) in rounds.iter().enumerate() {
+            let round_no = cycle * rounds.len() as u32 + r as u32 + 1;
+            for &(a, b) in round {
+                pair_no += 1;
+                let pair_seed = mix(plan.seed ^ mix(pair_no as u64));
+                let opening = random_opening(plan.spec, plan.opening_plies, pair_seed);
+                let (x, y) = if cycle % 2 == 0 { (a, b) } else { (b, a) };
+                for (k, (first, second)) in [(x, y), (y, x)].into_iter().enumerate() {
+                    let number = games.len() + 1;
+                    games.push(ScheduledGame {
+                        id: format!("g{number:04}"),
+                        number,
+                        round: round_no,
+                        pair: pair_no,
+                        first,
+                        second,
+                        opening: opening.clone(),
+                        seed: mix(pair_seed.wrapping_add(k as u64 + 1)),
+                    });
+                }
+            }
+        }
+    }
+    games
+}
+
+/// `plies` random legal moves from the start of `spec`, drawn with `seed`, never ending the game
+/// (a draw that would end it is redrawn; after 100 failures the opening is cut short).
+pub fn random_opening(spec: GameSpec, plies: u32, seed: u64) -> Vec<String> {
+    struct Opening {
+        plies: u32,
+        seed: u64,
+    }
+    impl GameVisitor for Opening {
+        type Output = Vec<String>;
+        fn visit<G: Game>(self, mut pos: G) -> Vec<String> {
+            let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+            let mut out = Vec::new();
+            let mut failures = 0;
+            while out.len() < self.plies as usize && failures < 100 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                pos.play_unchecked(m);
+                if pos.outcome().is_some() {
+                    pos.undo();
+                    failures += 1;
+                    continue;
+                }
+                out.push(m.to_string());
+            }
+            out
+        }
+    }
+    if plies == 0 {
+        return Vec::new();
+    }
+    spec.visit(Opening { plies, seed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_round_robin_meets_every_pair_once_and_each_bot_once_per_round() {
+        for n in 2..=9 {
+            let rs = rounds(n, Format::RoundRobin);
+            let mut met = BTreeMap::new();
+            for round in &rs {
+                let mut seen = vec![false; n];
+                for &(a, b) in round {
+                    assert!(!seen[a] && !seen[b], "n={n}: a bot plays twice in a round");
+                    seen[a] = true;
+                    seen[b] = true;
+                    *met.entry((a, b)).or_insert(0) += 1;
+                }
+            }
+            assert_eq!(met.len(), n * (n - 1) / 2, "n={n}");
+            assert!(met.values().all(|&c| c == 1));
+        }
+    }
+
+    #[test]
+    fn a_gauntlet_pits_the_first_bot_against_each_other() {
+        let pairs: Vec<_> = rounds(4, Format::Gauntlet).concat();
+        assert_eq!(pairs, vec![(0, 1), (0, 2), (0, 3)]);
+    }
+
+    #[test]
+    fn random_openings_are_legal_reproducible_and_not_over() {
+        let spec: GameSpec = "tictactoe".parse().unwrap();
+        for seed in 0..200 {
+            let a = random_opening(spec, 6, seed);
+            assert_eq!(a, random_opening(spec, 6, seed));
+            let mut pos = games::TicTacToe::default();
+            for m in &a {
+                pos.play(m.parse().unwrap()).unwrap();
+            }
+            assert!(
+                pos.outcome().is_none(),
+                "seed {seed}: opening {a:?} ends the game"
+            );
+        }
+    }
+}

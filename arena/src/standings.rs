@@ -1,0 +1,274 @@
+//! Standings: points, wins, draws, losses and forfeits per bot, from game records alone.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use games::Player;
+
+use crate::record::{GameRecord, Termination};
+
+/// One bot's line in the standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// 1-based; bots with equal points, wins and capture difference share a rank.
+    pub rank: usize,
+    pub bot: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Win 1, draw ½.
+    pub points: f64,
+    /// Games lost by forfeit, by kind, in the order of [`Termination::FORFEITS`] (timeout, crash, illegal, protocol).
+    pub forfeits: [u32; 4],
+    /// Dots: own captured dots minus the opponents', over all games; `None` for other games.
+    pub capture_diff: Option<i64>,
+}
+
+impl Standing {
+    /// Points as a percentage of games, 0–100 (0 with no games).
+    pub fn score_pct(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            100.0 * self.points / self.games as f64
+        }
+    }
+}
+
+/// Standings of `bots` over `records`, best first: by points, then wins, then capture difference, then name.
+pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
+    let dots = records.iter().any(|r| r.score.is_some());
+    let mut rows: Vec<Standing> = bots
+        .iter()
+        .map(|b| Standing {
+            rank: 0,
+            bot: b.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            points: 0.0,
+            forfeits: [0; 4],
+            capture_diff: dots.then_some(0),
+        })
+        .collect();
+    for r in records {
+        for (side, name) in [(Player::First, &r.first), (Player::Second, &r.second)] {
+            let Some(row) = rows.iter_mut().find(|s| s.bot == *name) else {
+                continue;
+            };
+            row.games += 1;
+            let p = r.result.points(side);
+            row.points += p;
+            match p {
+                x if x == 1.0 => row.wins += 1,
+                x if x == 0.0 => {
+                    row.losses += 1;
+                    if let Some(k) = Termination::FORFEITS
+                        .iter()
+                        .position(|t| *t == r.termination)
+                    {
+                        row.forfeits[k] += 1;
+                    }
+                }
+                _ => row.draws += 1,
+            }
+            if let (Some(diff), Some([a, b])) = (row.capture_diff.as_mut(), r.score) {
+                let (own, theirs) = if side == Player::First {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                *diff += own as i64 - theirs as i64;
+            }
+        }
+    }
+    let key = |s: &Standing| {
+        (
+            -(s.points * 2.0) as i64,
+            -(s.wins as i64),
+            -s.capture_diff.unwrap_or(0),
+        )
+    };
+    rows.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.bot.cmp(&b.bot)));
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
+            rows[i - 1].rank
+        } else {
+            i + 1
+        };
+    }
+    rows
+}
+
+/// Writes `standings.csv`: rank, bot, games, wins, draws, losses, points, score_pct, forfeits by kind,
+/// and capture_diff (empty outside Dots).
+///
+/// # Errors
+/// Write errors, with the path.
+pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    w.write_record([
+        "rank",
+        "bot",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "points",
+        "score_pct",
+        "forfeits_timeout",
+        "forfeits_crash",
+        "forfeits_illegal",
+        "forfeits_protocol",
+        "capture_diff",
+    ])?;
+    for s in rows {
+        let mut rec = vec![
+            s.rank.to_string(),
+            s.bot.clone(),
+            s.games.to_string(),
+            s.wins.to_string(),
+            s.draws.to_string(),
+            s.losses.to_string(),
+            format!("{}", s.points),
+            format!("{:.1}", s.score_pct()),
+        ];
+        rec.extend(s.forfeits.iter().map(u32::to_string));
+        rec.push(s.capture_diff.map(|d| d.to_string()).unwrap_or_default());
+        w.write_record(&rec)?;
+    }
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// The standings as an aligned text table for the console.
+pub fn table(rows: &[Standing]) -> String {
+    let width = rows.iter().map(|s| s.bot.len()).max().unwrap_or(3).max(3);
+    let dots = rows.iter().any(|s| s.capture_diff.is_some());
+    let mut out = format!(
+        "{:>4}  {:<width$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:>6}  {:>17}",
+        "rank", "bot", "games", "won", "drew", "lost", "points", "score", "forfeits t/c/i/p"
+    );
+    if dots {
+        out.push_str("  captures±");
+    }
+    out.push('\n');
+    for s in rows {
+        let f = s.forfeits;
+        let _ = write!(
+            out,
+            "{:>4}  {:<width$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:>5.1}%  {:>17}",
+            s.rank,
+            s.bot,
+            s.games,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.points,
+            s.score_pct(),
+            format!("{}/{}/{}/{}", f[0], f[1], f[2], f[3])
+        );
+        if let Some(d) = s.capture_diff {
+            let _ = write!(out, "  {d:>+10}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::GameResult;
+
+    fn game(
+        first: &str,
+        second: &str,
+        result: GameResult,
+        termination: Termination,
+        score: Option<[u32; 2]>,
+    ) -> GameRecord {
+        GameRecord {
+            id: "g".into(),
+            round: 1,
+            pair: 1,
+            game: "dots".into(),
+            variant: String::new(),
+            first: first.into(),
+            second: second.into(),
+            result,
+            termination,
+            detail: String::new(),
+            plies: 0,
+            score,
+            time_ms: [0, 0],
+            opening: vec![],
+            moves: vec![],
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn points_forfeits_and_capture_difference_add_up() {
+        let bots = ["a".to_string(), "b".to_string(), "c".to_string()];
+        let records = vec![
+            game(
+                "a",
+                "b",
+                GameResult::FirstWins,
+                Termination::Normal,
+                Some([5, 1]),
+            ),
+            game(
+                "b",
+                "a",
+                GameResult::Draw,
+                Termination::Normal,
+                Some([2, 2]),
+            ),
+            game(
+                "c",
+                "a",
+                GameResult::FirstWins,
+                Termination::Timeout,
+                Some([0, 3]),
+            ),
+            game(
+                "b",
+                "c",
+                GameResult::SecondWins,
+                Termination::Illegal,
+                Some([0, 0]),
+            ),
+        ];
+        let s = standings(&bots, &records);
+        let a = s.iter().find(|x| x.bot == "a").unwrap();
+        assert_eq!(
+            (a.games, a.wins, a.draws, a.losses, a.points),
+            (3, 1, 1, 1, 1.5)
+        );
+        assert_eq!(a.forfeits, [1, 0, 0, 0]);
+        assert_eq!(a.capture_diff, Some(4 + 0 + 3));
+        let b = s.iter().find(|x| x.bot == "b").unwrap();
+        assert_eq!(b.forfeits, [0, 0, 1, 0]);
+        assert_eq!(s[0].bot, "c");
+        assert_eq!(s[0].rank, 1);
+        assert_eq!((s[1].bot.as_str(), s[1].rank), ("a", 2));
+    }
+
+    #[test]
+    fn equal_bots_share_a_rank() {
+        let bots = ["x".to_string(), "y".to_string()];
+        let s = standings(
+            &bots,
+            &[game("x", "y", GameResult::Draw, Termination::Normal, None)],
+        );
+        assert_eq!((s[0].rank, s[1].rank), (1, 1));
+        assert_eq!(s[0].capture_diff, None);
+    }
+}

@@ -1,0 +1,227 @@
+//! Runs a plan: schedules games onto `concurrency` slots, records each game as it ends, resumes, and
+//! prints the standings.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+use tokio::task::JoinSet;
+
+use crate::plan::Plan;
+use crate::record::GameRecord;
+use crate::referee::play_game;
+use crate::results::{check_resumable, GameWriter, ResultsDir};
+use crate::schedule::{schedule, ScheduledGame};
+use crate::standings::{self, Standing};
+
+/// Where finished games go, in the order they end (after ripgrep's `Sink` and fastchess's `IOutput`).
+pub trait Sink {
+    /// Called once per finished game; `done` counts every recorded game of the tournament, this one included.
+    ///
+    /// # Errors
+    /// A sink that cannot record stops the tournament (games already recorded stay recorded).
+    fn game_finished(&mut self, record: &GameRecord, done: usize, total: usize) -> Result<()>;
+}
+
+impl Sink for GameWriter {
+    fn game_finished(&mut self, record: &GameRecord, _done: usize, _total: usize) -> Result<()> {
+        self.append(record)
+    }
+}
+
+/// Progress on the console: an indicatif bar on a terminal, one plain line per game otherwise.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// A bar if stderr is a terminal and `bar` is true, else plain lines.
+    pub fn new(total: usize, done: usize, bar: bool) -> Progress {
+        let bar = (bar && std::io::stderr().is_terminal()).then(|| {
+            let pb = ProgressBar::new(total as u64);
+            pb.set_style(
+                ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed_precise} elapsed  ETA {eta_precise}  {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            pb.set_position(done as u64);
+            pb
+        });
+        Progress { bar }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl Sink for Progress {
+    fn game_finished(&mut self, r: &GameRecord, done: usize, total: usize) -> Result<()> {
+        let detail = if r.detail.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", r.detail)
+        };
+        let line = format!(
+            "{done}/{total} {} {} vs {} {} ({}){detail}",
+            r.id, r.first, r.second, r.result, r.termination
+        );
+        match &self.bar {
+            Some(b) => {
+                b.set_position(done as u64);
+                if r.termination.is_forfeit() {
+                    b.println(line);
+                } else {
+                    b.set_message(format!("{} {}", r.id, r.result));
+                }
+            }
+            None => eprintln!("{line}"),
+        }
+        Ok(())
+    }
+}
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The folder holding every tournament's folder (usually `results`).
+    pub results_root: PathBuf,
+    /// Move an existing results folder aside and start afresh.
+    pub fresh: bool,
+    /// Show a progress bar when on a terminal.
+    pub progress_bar: bool,
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// Games played by this run.
+    pub played: usize,
+    /// Games in the schedule.
+    pub total: usize,
+    /// Whether every scheduled game is now recorded.
+    pub complete: bool,
+    /// Whether Ctrl-C stopped the run.
+    pub interrupted: bool,
+    /// Standings over every recorded game.
+    pub standings: Vec<Standing>,
+    /// The results folder.
+    pub dir: PathBuf,
+}
+
+/// Runs (or resumes) the tournament `plan`.
+///
+/// Games already in `games.csv` are skipped; a complete tournament is reported and left unchanged.
+/// Each finished game is appended to `games.csv` at once; `standings.csv` is written at the end.
+/// Ctrl-C stops the run, kills the running bots and keeps every finished game.
+///
+/// # Errors
+/// A results folder that cannot be written, or whose games belong to another schedule.
+pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
+    let dir = ResultsDir::new(&opts.results_root, &plan.name);
+    let all = schedule(&plan);
+    if let Some(aside) = dir.prepare(opts.fresh)? {
+        eprintln!("moved the old results to {}", aside.display());
+    }
+    let mut recorded = dir.read_games()?;
+    let keys: Vec<(String, String, String, Vec<String>)> = all
+        .iter()
+        .map(|g| {
+            (
+                g.id.clone(),
+                plan.bots[g.first].name.clone(),
+                plan.bots[g.second].name.clone(),
+                g.opening.clone(),
+            )
+        })
+        .collect();
+    check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;
+    let config_copy = dir.path.join("config.toml");
+    if !config_copy.exists() {
+        let _ = std::fs::copy(&plan.config_path, &config_copy);
+    }
+    let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
+    let todo: Vec<ScheduledGame> = all
+        .iter()
+        .filter(|g| !recorded.iter().any(|r| r.id == g.id))
+        .cloned()
+        .collect();
+    let total = all.len();
+    if todo.is_empty() {
+        return Ok(RunSummary {
+            played: 0,
+            total,
+            complete: true,
+            interrupted: false,
+            standings: standings::standings(&names, &recorded),
+            dir: dir.path,
+        });
+    }
+    if !recorded.is_empty() {
+        eprintln!(
+            "resuming {}: {} of {total} games already recorded",
+            plan.name,
+            recorded.len()
+        );
+    }
+
+    let mut writer = dir.appender()?;
+    let mut progress = Progress::new(total, recorded.len(), opts.progress_bar);
+    let logs = Arc::new(dir.logs());
+    let started = Instant::now();
+    let mut queue = todo.into_iter();
+    let mut running: JoinSet<GameRecord> = JoinSet::new();
+    let mut played = 0;
+    let mut interrupted = false;
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    loop {
+        while running.len() < plan.concurrency {
+            let Some(game) = queue.next() else { break };
+            let (plan, logs) = (Arc::clone(&plan), Arc::clone(&logs));
+            running.spawn(async move { play_game(&plan, &game, Some(logs.as_path())).await });
+        }
+        let finished = tokio::select! {
+            r = running.join_next() => r,
+            _ = &mut ctrl_c => {
+                interrupted = true;
+                running.abort_all();
+                while running.join_next().await.is_some() {}
+                None
+            }
+        };
+        let Some(joined) = finished else { break };
+        let record = match joined {
+            Ok(r) => r,
+            Err(e) => anyhow::bail!("a game task failed: {e}"),
+        };
+        played += 1;
+        recorded.push(record);
+        let record = recorded.last().expect("just pushed");
+        let done = recorded.len();
+        writer.game_finished(record, done, total)?;
+        progress.game_finished(record, done, total)?;
+    }
+    progress.finish();
+    let rows = standings::standings(&names, &recorded);
+    standings::write_csv(&dir.standings_csv(), &rows)?;
+    let secs = started.elapsed().as_secs_f64();
+    if played > 0 {
+        eprintln!(
+            "{played} games in {secs:.1} s ({:.1} games/s)",
+            played as f64 / secs.max(1e-9)
+        );
+    }
+    Ok(RunSummary {
+        played,
+        total,
+        complete: recorded.len() == total,
+        interrupted,
+        standings: rows,
+        dir: dir.path,
+    })
+}

@@ -1,0 +1,191 @@
+//! The command line shared by every bot executable (`random`, `faulty`, …) and by `arena bot <name>`.
+
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use games::GameSpec;
+
+use crate::engine::{Engine, Limits};
+use crate::faulty::{Fault, FaultyEngine};
+use crate::protocol::{serve, serve_codecup};
+use crate::random::RandomEngine;
+
+/// The names of the bots this crate serves, for `arena bot <name>` and error messages.
+pub const BOT_NAMES: &[&str] = &["random", "faulty"];
+
+/// Flags common to every bot, plus the fault flags of `faulty`.
+#[derive(Debug, Parser)]
+#[command(about = "A reference bot speaking the arena protocol (UGI) on stdin/stdout")]
+pub struct BotArgs {
+    /// Speak the CodeCup protocol for this game instead of UGI, e.g. --codecup "connect4 7 6".
+    #[arg(long, value_name = "GAME")]
+    pub codecup: Option<String>,
+    /// Set an engine option before play: --set NAME=VALUE (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// CodeCup mode only: the fixed depth limit per move, plies.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// CodeCup mode only: the time per move, ms.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+
+    /// faulty: exit with status 3 on this move (1 = own first move).
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub crash_on_move: Option<u32>,
+    /// faulty: never answer on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub hang_on_move: Option<u32>,
+    /// faulty: answer an off-board move on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub illegal_on_move: Option<u32>,
+    /// faulty: answer `bestmove banana` on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub garbage_on_move: Option<u32>,
+    /// faulty: write a 100 KiB line without a newline on this move, then hang.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub flood_on_move: Option<u32>,
+    /// faulty: answer `bestmove` without a move on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub nomove_on_move: Option<u32>,
+    /// faulty: never finish the handshake (no `ugiok`).
+    #[arg(long, help_heading = "Faults (faulty only)")]
+    pub no_ugiok: bool,
+    /// faulty: sleep this long before each move, ms.
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "MS",
+        help_heading = "Faults (faulty only)"
+    )]
+    pub delay_ms: u64,
+    /// faulty: start a child process (`sleep 1000`) that must die with the bot's process group.
+    #[arg(long, help_heading = "Faults (faulty only)")]
+    pub spawn_child: bool,
+    /// faulty: append the bot's pid (and its child's) to this file, one per line.
+    #[arg(long, value_name = "PATH", help_heading = "Faults (faulty only)")]
+    pub pid_file: Option<PathBuf>,
+}
+
+impl BotArgs {
+    fn fault(&self) -> Option<(Fault, u32)> {
+        [
+            (Fault::Crash, self.crash_on_move),
+            (Fault::Hang, self.hang_on_move),
+            (Fault::Illegal, self.illegal_on_move),
+            (Fault::Garbage, self.garbage_on_move),
+            (Fault::Flood, self.flood_on_move),
+            (Fault::NoMove, self.nomove_on_move),
+        ]
+        .into_iter()
+        .find_map(|(f, n)| n.map(|n| (f, n)))
+    }
+
+    fn uses_faults(&self) -> bool {
+        self.fault().is_some()
+            || self.no_ugiok
+            || self.delay_ms > 0
+            || self.spawn_child
+            || self.pid_file.is_some()
+    }
+}
+
+/// Runs the bot `name` on this process's stdin/stdout with command-line `args` (without the program name).
+/// Returns the process exit code: 0 after `quit` or end of input, 2 on bad arguments.
+pub fn run(name: &str, args: &[String]) -> ExitCode {
+    let argv = std::iter::once(name.to_string()).chain(args.iter().cloned());
+    let parsed = match BotArgs::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match name {
+        "random" if parsed.uses_faults() => {
+            Err("fault flags are for the bot 'faulty' only".to_string())
+        }
+        "random" => drive(RandomEngine::default(), &parsed),
+        "faulty" => run_faulty(&parsed),
+        _ => Err(format!(
+            "unknown bot {name:?}; known: {}",
+            BOT_NAMES.join(", ")
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_faulty(args: &BotArgs) -> Result<(), String> {
+    let mut pids = vec![std::process::id()];
+    let _child = if args.spawn_child {
+        let child = std::process::Command::new("sleep")
+            .arg("1000")
+            .spawn()
+            .map_err(|e| format!("spawn sleep: {e}"))?;
+        pids.push(child.id());
+        Some(child)
+    } else {
+        None
+    };
+    if let Some(path) = &args.pid_file {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for pid in &pids {
+            writeln!(f, "{pid}").map_err(|e| e.to_string())?;
+        }
+    }
+    if args.no_ugiok {
+        // Read and ignore everything: the arena's startup deadline must fire.
+        for line in io::stdin().lock().lines() {
+            if line.map_err(|e| e.to_string())?.trim() == "quit" {
+                return Ok(());
+            }
+        }
+        return Ok(());
+    }
+    drive(FaultyEngine::new(args.fault(), args.delay_ms), args)
+}
+
+fn drive<E: Engine>(mut engine: E, args: &BotArgs) -> Result<(), String> {
+    for kv in &args.set {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--set expects NAME=VALUE, got {kv:?}"))?;
+        engine.set_option(k, v).map_err(|e| e.to_string())?;
+    }
+    let stdin = io::stdin().lock();
+    let stdout = io::stdout().lock();
+    let served = match &args.codecup {
+        Some(game) => {
+            let spec: GameSpec = game.parse().map_err(|e| format!("--codecup: {e}"))?;
+            let limits = Limits {
+                depth: args.depth,
+                movetime_ms: args.movetime,
+                ..Limits::default()
+            };
+            serve_codecup(&mut engine, spec, limits, stdin, stdout)
+        }
+        None => serve(&mut engine, stdin, stdout),
+    };
+    match served {
+        Ok(()) => Ok(()),
+        // The arena closed the pipe: that is how a game may end.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
+}

@@ -1,0 +1,265 @@
+//! The engine side of the arena protocol (`docs/protocol.md`): a UGI loop and a CodeCup loop.
+//!
+//! UGI is the game-generic form of UCI used by the cutegames runner; the arena adds one command,
+//! `game <name> <variant…>`, naming the game (see [`games::GameSpec`]). Both loops are synchronous
+//! and line-based: one message per line, output flushed after every message.
+
+use std::io::{self, BufRead, Write};
+
+use games::{Game, GameSpec, GameVisitor, Player};
+
+use crate::engine::{Engine, Limits, SearchInfo};
+
+/// Serves `engine` over UGI until `quit` or end of input.
+///
+/// Commands: `ugi`, `isready`, `setoption name N value V`, `game SPEC`, `uginewgame`,
+/// `position startpos [moves M…]`, `go [p1time T] [p2time T] [p1inc I] [p2inc I] [movetime T] [depth D]
+/// [nodes N]`, `stop` (ignored: the search is synchronous), `quit`. Unknown commands are ignored, as UCI
+/// engines do; errors are reported as `info string error: …`. A `go` that cannot be answered (no game,
+/// an illegal move in `position`, a finished game) prints `bestmove (none)`.
+///
+/// # Errors
+/// Only I/O errors on `input`/`output`.
+pub fn serve<E: Engine>(
+    engine: &mut E,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let mut spec: Option<GameSpec> = None;
+    let mut moves: Vec<String> = Vec::new();
+    for line in input.lines() {
+        let line = line?;
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else {
+            continue;
+        };
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "ugi" | "uci" => {
+                writeln!(output, "id name {}", engine.name())?;
+                writeln!(output, "id author the arena team")?;
+                for option in engine.options() {
+                    writeln!(output, "{option}")?;
+                }
+                writeln!(output, "{command}ok")?;
+            }
+            "isready" => writeln!(output, "readyok")?,
+            "setoption" => match parse_setoption(&rest) {
+                Some((name, value)) => {
+                    if let Err(e) = engine.set_option(&name, &value) {
+                        writeln!(output, "info string error: {e}")?;
+                    }
+                }
+                None => writeln!(
+                    output,
+                    "info string error: expected setoption name N value V"
+                )?,
+            },
+            "game" => match rest.join(" ").parse::<GameSpec>() {
+                Ok(s) => spec = Some(s),
+                Err(e) => writeln!(output, "info string error: {e}")?,
+            },
+            "uginewgame" | "ucinewgame" => {
+                engine.new_game();
+                moves.clear();
+            }
+            "position" => {
+                moves.clear();
+                match rest.split_first() {
+                    Some((&"startpos", tail)) => match tail.split_first() {
+                        None => {}
+                        Some((&"moves", list)) => moves.extend(list.iter().map(|s| s.to_string())),
+                        Some(_) => {
+                            writeln!(output, "info string error: expected 'moves' after startpos")?
+                        }
+                    },
+                    _ => writeln!(
+                        output,
+                        "info string error: only 'position startpos [moves …]' is supported"
+                    )?,
+                }
+            }
+            "go" => {
+                let reply = match spec {
+                    None => Err("no 'game' command before 'go'".to_string()),
+                    Some(spec) => spec.visit(Choose {
+                        engine: &mut *engine,
+                        moves: &moves,
+                        go: &rest,
+                        out: &mut output,
+                    }),
+                };
+                match reply {
+                    Ok(m) => writeln!(output, "bestmove {m}")?,
+                    Err(e) => {
+                        writeln!(output, "info string error: {e}")?;
+                        writeln!(output, "bestmove (none)")?;
+                    }
+                }
+            }
+            "quit" => break,
+            _ => {}
+        }
+        output.flush()?;
+    }
+    output.flush()
+}
+
+/// Serves `engine` over the CodeCup protocol for one game of `spec`, until `Quit` or end of input.
+///
+/// The first player reads `Start`; each player reads the opponent's move, one per line, and writes its own.
+/// There is no handshake and no clock in the messages: the engine plays with the `limits` given here.
+///
+/// # Errors
+/// I/O errors, and an `InvalidData` error for a line that is neither `Start`, `Quit` nor a legal move.
+pub fn serve_codecup<E: Engine>(
+    engine: &mut E,
+    spec: GameSpec,
+    limits: Limits,
+    input: impl BufRead,
+    output: impl Write,
+) -> io::Result<()> {
+    spec.visit(CodeCup {
+        engine,
+        limits,
+        input,
+        output,
+    })
+}
+
+struct CodeCup<'a, E, R, W> {
+    engine: &'a mut E,
+    limits: Limits,
+    input: R,
+    output: W,
+}
+
+impl<E: Engine, R: BufRead, W: Write> GameVisitor for CodeCup<'_, E, R, W> {
+    type Output = io::Result<()>;
+    fn visit<G: Game>(mut self, mut pos: G) -> io::Result<()> {
+        let invalid = |msg: String| io::Error::new(io::ErrorKind::InvalidData, msg);
+        self.engine.new_game();
+        for line in self.input.lines() {
+            let line = line?;
+            let text = line.trim();
+            match text {
+                "" => continue,
+                "Quit" => break,
+                "Start" if pos.ply() == 0 && pos.turn() == Player::First => {}
+                _ => {
+                    let m: G::Move = text.parse().map_err(|e| invalid(format!("{e}")))?;
+                    pos.play(m)
+                        .map_err(|e| invalid(format!("opponent move {text}: {e}")))?;
+                }
+            }
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let m = self
+                .engine
+                .choose(&pos, &self.limits, &mut |_| {})
+                .ok_or_else(|| invalid("no legal move".into()))?;
+            pos.play_unchecked(m);
+            writeln!(self.output, "{m}")?;
+            self.output.flush()?;
+        }
+        Ok(())
+    }
+}
+
+fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
+    if words.first() != Some(&"name") {
+        return None;
+    }
+    let value_at = words.iter().position(|w| *w == "value");
+    let name_end = value_at.unwrap_or(words.len());
+    let name = words[1..name_end].join(" ");
+    let value = value_at
+        .map(|i| words[i + 1..].join(" "))
+        .unwrap_or_default();
+    (!name.is_empty()).then_some((name, value))
+}
+
+/// Parses the `go` parameters for the side to move (`p1…` belongs to the first player).
+pub fn parse_go(words: &[&str], turn: Player) -> Limits {
+    let mut limits = Limits::default();
+    let (time_key, inc_key) = match turn {
+        Player::First => ("p1time", "p1inc"),
+        Player::Second => ("p2time", "p2inc"),
+    };
+    for pair in words.windows(2) {
+        let value = pair[1].parse::<i64>().ok().map(|v| v.max(0) as u64);
+        match pair[0] {
+            k if k == time_key => limits.time_ms = value,
+            k if k == inc_key => limits.inc_ms = value,
+            "movetime" => limits.movetime_ms = value,
+            "depth" => limits.depth = value.map(|v| v.min(u32::MAX as u64) as u32),
+            "nodes" => limits.nodes = value,
+            _ => {}
+        }
+    }
+    limits
+}
+
+struct Choose<'a, E, W> {
+    engine: &'a mut E,
+    moves: &'a [String],
+    go: &'a [&'a str],
+    out: &'a mut W,
+}
+
+impl<E: Engine, W: Write> GameVisitor for Choose<'_, E, W> {
+    type Output = Result<String, String>;
+    fn visit<G: Game>(self, mut pos: G) -> Result<String, String> {
+        for text in self.moves {
+            let m: G::Move = text.parse().map_err(|e| format!("{e}"))?;
+            pos.play(m).map_err(|e| format!("move {text}: {e}"))?;
+        }
+        if pos.outcome().is_some() {
+            return Err("the game is over".into());
+        }
+        let limits = parse_go(self.go, pos.turn());
+        let out = self.out;
+        let mut report = |info: &SearchInfo| {
+            // A failed write shows up at the next flush of the loop; nothing to do here.
+            let _ = writeln!(out, "{info}");
+        };
+        let m = self
+            .engine
+            .choose(&pos, &limits, &mut report)
+            .ok_or_else(|| "no legal move".to_string())?;
+        Ok(m.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setoption_names_and_values_may_hold_spaces() {
+        assert_eq!(
+            parse_setoption(&["name", "Skill", "Level", "value", "3"]),
+            Some(("Skill Level".into(), "3".into()))
+        );
+        assert_eq!(
+            parse_setoption(&["name", "x"]),
+            Some(("x".into(), String::new()))
+        );
+        assert_eq!(parse_setoption(&["value", "3"]), None);
+    }
+
+    #[test]
+    fn go_reads_the_clock_of_the_side_to_move() {
+        let words = [
+            "p1time", "9500", "p2time", "9800", "p1inc", "100", "p2inc", "50", "depth", "4",
+        ];
+        let first = parse_go(&words, Player::First);
+        assert_eq!(
+            (first.time_ms, first.inc_ms, first.depth),
+            (Some(9500), Some(100), Some(4))
+        );
+        let second = parse_go(&words, Player::Second);
+        assert_eq!((second.time_ms, second.inc_ms), (Some(9800), Some(50)));
+    }
+}
