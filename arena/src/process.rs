@@ -23,6 +23,8 @@ pub const MAX_LINE: usize = 64 * 1024;
 pub const MAX_STDERR: usize = 1024 * 1024;
 /// Bytes of protocol transcript kept per game.
 pub const MAX_TRANSCRIPT: usize = 1024 * 1024;
+/// How long lines written just before a bot exited are still awaited.
+pub const EXIT_LINGER: Duration = Duration::from_millis(100);
 
 /// Why a read or write did not produce a line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -113,6 +115,8 @@ pub struct BotProcess {
     stderr_task: Option<tokio::task::JoinHandle<()>>,
     transcript: Transcript,
     exit: Option<ExitStatus>,
+    /// When the arena saw the process exit.
+    exited_at: Option<Instant>,
 }
 
 impl BotProcess {
@@ -154,6 +158,7 @@ impl BotProcess {
             stderr_task,
             transcript,
             exit: None,
+            exited_at: None,
         })
     }
 
@@ -187,30 +192,46 @@ impl BotProcess {
 
     /// Reads the next line (without its newline or a trailing `\r`), waiting at most until `deadline`.
     ///
+    /// A bot whose process exits counts as gone even if a grandchild still holds its stdout open; lines
+    /// it wrote before exiting are still delivered (for up to [`EXIT_LINGER`] after the exit).
+    ///
     /// # Errors
     /// [`IoFailure::Timeout`], [`IoFailure::LineTooLong`], or [`IoFailure::Exited`] with the exit
-    /// status or signal when the bot's output ends.
+    /// status or signal when the bot's output ends or its process exits.
     pub async fn read_line(&mut self, deadline: Instant) -> Result<String, IoFailure> {
-        match tokio::time::timeout_at(deadline.into(), self.lines.recv()).await {
-            Err(_) => Err(IoFailure::Timeout),
-            Ok(Some(Event::Line(line))) => {
-                self.transcript.log(&self.name, '<', &line);
-                Ok(line)
-            }
-            Ok(Some(Event::TooLong)) => {
-                self.transcript.log(
-                    &self.name,
-                    '<',
-                    &format!("[a line longer than {MAX_LINE} bytes]"),
-                );
-                Err(IoFailure::LineTooLong)
-            }
-            Ok(Some(Event::Closed)) | Ok(None) => {
-                let how = self.exit_description().await;
-                self.transcript.log(&self.name, '<', &format!("[{how}]"));
-                Err(IoFailure::Exited(how))
+        loop {
+            let until = match self.exited_at {
+                Some(t) => deadline.min(t + EXIT_LINGER),
+                None => deadline,
+            };
+            tokio::select! {
+                biased;
+                event = self.lines.recv() => return match event {
+                    Some(Event::Line(line)) => {
+                        self.transcript.log(&self.name, '<', &line);
+                        Ok(line)
+                    }
+                    Some(Event::TooLong) => {
+                        self.transcript.log(&self.name, '<', &format!("[a line longer than {MAX_LINE} bytes]"));
+                        Err(IoFailure::LineTooLong)
+                    }
+                    Some(Event::Closed) | None => Err(self.gone().await),
+                },
+                status = self.child.wait(), if self.exited_at.is_none() => {
+                    self.exit = status.ok();
+                    self.exited_at = Some(Instant::now());
+                }
+                _ = tokio::time::sleep_until(until.into()) => {
+                    return Err(if self.exited_at.is_some() { self.gone().await } else { IoFailure::Timeout });
+                }
             }
         }
+    }
+
+    async fn gone(&mut self) -> IoFailure {
+        let how = self.exit_description().await;
+        self.transcript.log(&self.name, '<', &format!("[{how}]"));
+        IoFailure::Exited(how)
     }
 
     /// How the process ended: waits up to 500 ms for it to exit after its output closed.

@@ -337,7 +337,7 @@ async fn request_move(
     let process = seat.process.as_mut().expect("spawned");
     // Messages before the clock starts get the same allowance for the pipe.
     let write_deadline = Instant::now() + allowed;
-    let send_failure = |f: IoFailure| Forfeit::from_io(f, "the bot to read its input", allowed);
+    let send_failure = |f: IoFailure| Forfeit::from_io(f, "room in its input pipe", allowed);
     match seat.bot.protocol {
         ProtocolKind::Ugi => {
             let position = if moves.is_empty() {
@@ -350,9 +350,14 @@ async fn request_move(
                 .await
                 .map_err(send_failure)?;
             let mut go = String::from("go");
-            for (i, (t, inc)) in clocks.iter().zip(incs).enumerate() {
+            for (i, t) in clocks.iter().enumerate() {
                 if let Some(t) = t {
-                    go.push_str(&format!(" p{n}time {t} p{n}inc {inc}", n = i + 1));
+                    go.push_str(&format!(" p{}time {t}", i + 1));
+                }
+            }
+            for (i, (t, inc)) in clocks.iter().zip(incs).enumerate() {
+                if t.is_some() {
+                    go.push_str(&format!(" p{}inc {inc}", i + 1));
                 }
             }
             if seat.clock.left_ms().is_none() {
@@ -387,7 +392,7 @@ async fn request_move(
             Ok(line) => line,
             Err(f) => {
                 seat.clock.charge(started.elapsed());
-                return Err(Forfeit::from_io(f, "a move", allowed));
+                return Err(Forfeit::from_io(f, "move", allowed));
             }
         };
         match seat.bot.protocol {

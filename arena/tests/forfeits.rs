@@ -1,0 +1,125 @@
+//! End to end: bots that crash, hang, lie or flood lose by forfeit with the reason recorded, the
+//! tournament goes on, and no bot process is left running.
+
+mod common;
+
+use common::{games, run, text, write_config};
+
+/// `(bot name, faulty flags, expected termination, expected words in the detail)`.
+const FAULTS: &[(&str, &str, &str, &str)] = &[
+    (
+        "crasher",
+        "\"--crash-on-move\", \"2\"",
+        "crash",
+        "exited with status 3",
+    ),
+    (
+        "hanger",
+        "\"--hang-on-move\", \"2\"",
+        "timeout",
+        "no move within",
+    ),
+    (
+        "liar",
+        "\"--illegal-on-move\", \"2\"",
+        "illegal",
+        "off the board",
+    ),
+    (
+        "babbler",
+        "\"--garbage-on-move\", \"2\"",
+        "illegal",
+        "banana",
+    ),
+    (
+        "flooder",
+        "\"--flood-on-move\", \"2\"",
+        "protocol",
+        "longer than 65536 bytes",
+    ),
+    (
+        "mute",
+        "\"--nomove-on-move\", \"2\"",
+        "protocol",
+        "bestmove without a move",
+    ),
+    (
+        "sleeper",
+        "\"--no-ugiok\"",
+        "timeout",
+        "no ugiok within 500 ms",
+    ),
+];
+
+/// Whether process `pid` is gone (or a zombie nobody reaped yet, which runs no code).
+fn is_dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => {
+            stat.rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next())
+                == Some("Z")
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_misbehaviour_is_a_recorded_forfeit_and_no_process_survives() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pids = tmp.path().join("pids.txt");
+    let mut config = String::from(
+        "name = \"faults\"\nformat = \"gauntlet\"\ngames_per_pair = 2\nseed = 5\nconcurrency = 2\n\
+         [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 1000\nstartup_ms = 500\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n\
+         [[bots]]\nname = \"quitter\"\ncommand = \"false\"\n",
+    );
+    for (name, flags, ..) in FAULTS {
+        config.push_str(&format!(
+            "[[bots]]\nname = \"{name}\"\nbuiltin = \"faulty\"\nargs = [{flags}, \"--spawn-child\", \"--pid-file\", {:?}]\n",
+            pids.display().to_string()
+        ));
+    }
+    let path = write_config(tmp.path(), "faults", &config);
+    let out = run(tmp.path(), &path, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = games(tmp.path(), "faults");
+    assert_eq!(recorded.len(), 2 * (FAULTS.len() + 1), "{}", text(&out));
+
+    let mut expected: Vec<(&str, &str, &str)> =
+        FAULTS.iter().map(|(n, _, t, d)| (*n, *t, *d)).collect();
+    expected.push(("quitter", "crash", "exited with status 1"));
+    for (name, termination, detail) in expected {
+        let played: Vec<_> = recorded
+            .iter()
+            .filter(|g| g.first == name || g.second == name)
+            .collect();
+        assert_eq!(played.len(), 2, "{name}");
+        for g in played {
+            assert_eq!(g.termination.as_str(), termination, "{name}: {g:?}");
+            assert!(g.detail.starts_with(&format!("{name}: ")), "{name}: {g:?}");
+            assert!(
+                g.detail.contains(detail),
+                "{name}: expected {detail:?} in {:?}",
+                g.detail
+            );
+            let lost = if g.first == name { "0-1" } else { "1-0" };
+            assert_eq!(g.result.to_string(), lost, "{name}: {g:?}");
+        }
+    }
+
+    let standings =
+        std::fs::read_to_string(tmp.path().join("results/faults/standings.csv")).unwrap();
+    let random = standings.lines().find(|l| l.contains(",random,")).unwrap();
+    assert!(
+        random.starts_with("1,random,16,16,0,0,16,100.0,"),
+        "{standings}"
+    );
+
+    let pid_list = std::fs::read_to_string(&pids).unwrap();
+    let all: Vec<u32> = pid_list.lines().map(|l| l.parse().unwrap()).collect();
+    // Each faulty bot wrote itself and its child, in each of its two games (the sleeper included).
+    assert_eq!(all.len(), FAULTS.len() * 2 * 2, "{pid_list}");
+    let alive: Vec<u32> = all.into_iter().filter(|&p| !is_dead(p)).collect();
+    assert!(alive.is_empty(), "bot processes still running: {alive:?}");
+}

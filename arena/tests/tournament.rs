@@ -1,0 +1,166 @@
+//! End to end: real tournaments of real bot processes through the `arena` binary.
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::{games, run, text, write_config};
+
+fn repo_config(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("configs")
+        .join(name)
+}
+
+#[test]
+fn the_smoke_tournament_records_every_game_and_the_standings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(tmp.path(), &repo_config("smoke.toml"), &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = games(tmp.path(), "smoke");
+    assert_eq!(recorded.len(), 12);
+    let ids: HashSet<_> = recorded.iter().map(|g| g.id.clone()).collect();
+    assert_eq!(ids.len(), 12);
+    for g in &recorded {
+        assert_eq!(g.game, "tictactoe");
+        assert!(g.termination.as_str() == "normal", "{g:?}");
+        assert!((5..=9).contains(&g.plies), "{g:?}");
+        assert_eq!(g.moves.len(), g.plies as usize);
+    }
+    // Every pair met twice with sides swapped.
+    let bots = ["random-1", "random-2", "random-3", "random-codecup"];
+    for a in bots {
+        for b in bots {
+            if a != b {
+                assert_eq!(
+                    recorded
+                        .iter()
+                        .filter(|g| g.first == a && g.second == b)
+                        .count(),
+                    1,
+                    "{a} vs {b}"
+                );
+            }
+        }
+    }
+    let standings =
+        std::fs::read_to_string(tmp.path().join("results/smoke/standings.csv")).unwrap();
+    assert!(
+        standings.starts_with("rank,bot,games,wins,draws,losses,points,score_pct,"),
+        "{standings}"
+    );
+    assert_eq!(standings.lines().count(), 5);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("random-codecup"), "{stdout}");
+    // The transcripts name both bots' lines.
+    let log = std::fs::read_to_string(tmp.path().join("results/smoke/logs/g0001.log")).unwrap();
+    assert!(log.contains("> ugi") && log.contains("< ugiok"), "{log}");
+}
+
+#[test]
+fn a_finished_tournament_is_left_alone_and_fresh_keeps_the_old_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = repo_config("smoke.toml");
+    assert!(run(tmp.path(), &config, &[]).status.success());
+    let csv = tmp.path().join("results/smoke/games.csv");
+    let before = std::fs::read(&csv).unwrap();
+    let again = run(tmp.path(), &config, &[]);
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("is complete"),
+        "{}",
+        text(&again)
+    );
+    assert_eq!(std::fs::read(&csv).unwrap(), before);
+    let fresh = run(tmp.path(), &config, &["--fresh"]);
+    assert!(fresh.status.success(), "{}", text(&fresh));
+    let aside: Vec<_> = std::fs::read_dir(tmp.path().join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("smoke."))
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(
+        std::fs::read(tmp.path().join("results").join(&aside[0]).join("games.csv")).unwrap(),
+        before
+    );
+    assert_eq!(games(tmp.path(), "smoke").len(), 12);
+}
+
+#[test]
+fn an_interrupted_run_resumes_without_replaying_or_losing_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = repo_config("smoke.toml");
+    assert!(run(tmp.path(), &config, &[]).status.success());
+    let csv = tmp.path().join("results/smoke/games.csv");
+    let full = games(tmp.path(), "smoke");
+    // Keep the header and five games, plus half a line, as if the arena was killed mid-write.
+    let text_before = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text_before.lines().collect();
+    let partial = format!("{}\n{}", lines[..6].join("\n"), &lines[6][..10]);
+    std::fs::write(&csv, partial).unwrap();
+    let out = run(tmp.path(), &config, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("5 of 12 games already recorded"),
+        "{}",
+        text(&out)
+    );
+    let resumed = games(tmp.path(), "smoke");
+    assert_eq!(resumed.len(), 12);
+    assert_eq!(resumed[..5], full[..5]);
+    let ids: HashSet<_> = resumed.iter().map(|g| g.id.clone()).collect();
+    assert_eq!(ids.len(), 12);
+}
+
+#[test]
+fn a_results_folder_of_another_schedule_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = repo_config("smoke.toml");
+    assert!(run(tmp.path(), &config, &[]).status.success());
+    let text_cfg = std::fs::read_to_string(&config).unwrap().replace("seed = 1\n", "seed = 1\nopening_plies = 1\n").replace(
+        "protocol = \"codecup\"\nargs = [\"--codecup\", \"tictactoe 3 3 3\", \"--set\", \"seed=44\"]",
+        "options = { seed = 44 }",
+    );
+    let other = write_config(tmp.path(), "smoke", &text_cfg);
+    let out = run(tmp.path(), &other, &[]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--fresh"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn broken_configs_fail_before_any_game_with_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(repo_config("smoke.toml")).unwrap();
+    let cases = [
+        (
+            good.replace("games_per_pair = 2", "games_per_pair = 2\nspeed = 3"),
+            "broken.toml:6:1: unknown field `speed`",
+        ),
+        (
+            good.replacen("builtin = \"random\"", "command = \"./no-such-bot\"", 1),
+            "command ./no-such-bot does not exist",
+        ),
+        (
+            good.replace("games_per_pair = 2", "games_per_pair = 3"),
+            "must be even",
+        ),
+        (
+            good.replace("width = 3", "width = 30"),
+            "width 30 is out of range",
+        ),
+    ];
+    for (config, expected) in cases {
+        let path = write_config(tmp.path(), "broken", &config);
+        let out = run(tmp.path(), &path, &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "expected {expected:?} in:\n{err}");
+        assert!(!tmp.path().join("results/smoke").exists());
+    }
+}
