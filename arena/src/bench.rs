@@ -1,3 +1,154 @@
-pub async fn run(_games: usize, _round_trips: usize) -> anyhow::Result<()> {
+//! `arena bench`: tournament throughput of random bots and the arena's cost per message round trip,
+//! next to a bare pipe round trip to the same bot measured in the same run. Figures go in
+//! `docs/benchmarks.md`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::config::Config;
+use crate::plan::{Launch, Plan};
+use crate::process::{BotProcess, Transcript};
+use crate::tournament::{self, RunOptions};
+
+/// Runs every measurement and prints a Markdown table: `games` games per tournament, `round_trips`
+/// `isready`/`readyok` exchanges per round-trip figure.
+///
+/// # Errors
+/// A bot that cannot be started or a results folder that cannot be written.
+pub async fn run(games: usize, round_trips: usize) -> Result<()> {
+    let exe = std::env::current_exe().context("finding the arena executable")?;
+    let bare = bare_round_trip(&exe, round_trips)?;
+    let ours = arena_round_trip(&exe, round_trips).await?;
+    println!("| measurement | figure |");
+    println!("|---|---|");
+    println!("| bare pipe round trip (std, blocking), `isready`→`readyok` to `arena bot random` | {:.1} µs |", micros(bare));
+    println!(
+        "| arena round trip (BotProcess: tokio, deadline, transcript), same exchange | {:.1} µs |",
+        micros(ours)
+    );
+    println!(
+        "| arena ÷ bare | {:.2}× |",
+        ours.as_secs_f64() / bare.as_secs_f64()
+    );
+
+    let tmp = std::env::temp_dir().join(format!("arena-bench-{}", std::process::id()));
+    let cases = [
+        ("tictactoe 3×3", "name = \"tictactoe\"", 2),
+        ("connect4 7×6", "name = \"connect4\"", 2),
+        ("connect4 7×6", "name = \"connect4\"", 1),
+        (
+            "dots 20×20 cross",
+            "name = \"dots\"\nwidth = 20\nheight = 20",
+            2,
+        ),
+    ];
+    for (label, game_table, concurrency) in cases {
+        let (secs, plies, played) =
+            tournament_throughput(&exe, &tmp, game_table, games, concurrency).await?;
+        println!(
+            "| {label}: random vs random, concurrency {concurrency} | {:.1} games/s, {:.0} plies/s, {:.1} µs wall per ply |",
+            played as f64 / secs,
+            plies as f64 / secs,
+            1e6 * secs / plies as f64
+        );
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
     Ok(())
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// Mean time of one `isready`→`readyok` exchange over plain blocking pipes.
+fn bare_round_trip(exe: &Path, n: usize) -> Result<Duration> {
+    let mut child = Command::new(exe)
+        .args(["bot", "random"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting arena bot random")?;
+    let mut stdin = child.stdin.take().context("stdin")?;
+    let mut stdout = BufReader::new(child.stdout.take().context("stdout")?);
+    let mut line = String::new();
+    let mut exchange = |stdin: &mut std::process::ChildStdin| -> Result<()> {
+        stdin.write_all(b"isready\n")?;
+        stdin.flush()?;
+        line.clear();
+        stdout.read_line(&mut line)?;
+        anyhow::ensure!(line.trim() == "readyok", "unexpected {line:?}");
+        Ok(())
+    };
+    for _ in 0..n / 10 {
+        exchange(&mut stdin)?;
+    }
+    let start = Instant::now();
+    for _ in 0..n {
+        exchange(&mut stdin)?;
+    }
+    let mean = start.elapsed() / n as u32;
+    drop(stdin);
+    let _ = child.wait();
+    Ok(mean)
+}
+
+/// Mean time of the same exchange through [`BotProcess`], the arena's own path.
+async fn arena_round_trip(exe: &Path, n: usize) -> Result<Duration> {
+    let launch = Launch {
+        program: exe.to_owned(),
+        args: vec!["bot".into(), "random".into()],
+        dir: None,
+    };
+    let mut bot = BotProcess::spawn("random", &launch, None, Transcript::new())
+        .context("starting arena bot random")?;
+    let far = || Instant::now() + Duration::from_secs(10);
+    for _ in 0..n / 10 {
+        bot.send("isready", far()).await?;
+        bot.read_line(far()).await?;
+    }
+    let start = Instant::now();
+    for _ in 0..n {
+        bot.send("isready", far()).await?;
+        let line = bot.read_line(far()).await?;
+        anyhow::ensure!(line == "readyok", "unexpected {line:?}");
+    }
+    let mean = start.elapsed() / n as u32;
+    bot.shutdown(Some("quit"), Duration::from_millis(500)).await;
+    Ok(mean)
+}
+
+/// Plays `games` games between two random bots on the `[game]` table `game_table`; returns (seconds, plies, games played).
+async fn tournament_throughput(
+    exe: &Path,
+    tmp: &Path,
+    game_table: &str,
+    games: usize,
+    concurrency: usize,
+) -> Result<(f64, u64, usize)> {
+    let pairs = games.div_ceil(2).max(1);
+    let text = format!(
+        "name = \"bench\"\ngames_per_pair = {}\nseed = 1\nconcurrency = {concurrency}\n[game]\n{game_table}\n[time_control]\ntime_ms = 60000\n\
+         [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
+        pairs * 2
+    );
+    let path = PathBuf::from("bench.toml");
+    let config = Config::parse(&text, &path)?;
+    let plan = Plan::new(&config, &path, exe)?;
+    let opts = RunOptions {
+        results_root: tmp.to_owned(),
+        fresh: true,
+        progress_bar: false,
+        quiet: true,
+    };
+    let start = Instant::now();
+    let summary = tournament::run(Arc::new(plan), &opts).await?;
+    let secs = start.elapsed().as_secs_f64();
+    let records = crate::results::read_games_csv(&summary.dir.join("games.csv"))?;
+    let plies = records.iter().map(|r| r.plies as u64).sum();
+    Ok((secs, plies, summary.played))
 }

@@ -84,6 +84,7 @@ fn main() -> ExitCode {
                 results_root: results,
                 fresh,
                 progress_bar: !no_progress,
+                quiet: false,
             },
             concurrency,
         ),
@@ -101,7 +102,9 @@ fn main() -> ExitCode {
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
+    // One thread: the arena only moves lines between processes, and a single-threaded runtime answers
+    // a bot's line without a cross-thread wake-up (see `arena bench` in docs/benchmarks.md).
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
-use tokio::sync::mpsc;
+use tokio::process::{ChildStdin, ChildStdout, Command};
+use tokio::sync::watch;
 
 use crate::plan::Launch;
 
@@ -108,13 +108,13 @@ impl Default for Transcript {
 /// A running bot. Dropping it kills its whole process group.
 pub struct BotProcess {
     name: String,
-    child: Child,
+    /// How the process ended, once it has: set by a task that owns the `Child` and waits for it.
+    exit: watch::Receiver<Option<String>>,
     pgid: Option<i32>,
     stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<Event>,
+    stdout: LineReader,
     stderr_task: Option<tokio::task::JoinHandle<()>>,
     transcript: Transcript,
-    exit: Option<ExitStatus>,
     /// When the arena saw the process exit.
     exited_at: Option<Instant>,
 }
@@ -146,18 +146,23 @@ impl BotProcess {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (tx, rx) = mpsc::channel(256);
-        tokio::spawn(read_lines(stdout, tx));
         let stderr_task = Some(tokio::spawn(drain_stderr(stderr, stderr_path)));
+        let (exit_tx, exit) = watch::channel(None);
+        tokio::spawn(async move {
+            let how = match child.wait().await {
+                Ok(status) => describe_exit(status),
+                Err(e) => format!("ended (its status is unknown: {e})"),
+            };
+            let _ = exit_tx.send(Some(how));
+        });
         Ok(BotProcess {
             name: name.to_string(),
-            child,
+            exit,
             pgid,
             stdin,
-            lines: rx,
+            stdout: LineReader::new(stdout),
             stderr_task,
             transcript,
-            exit: None,
             exited_at: None,
         })
     }
@@ -206,19 +211,18 @@ impl BotProcess {
             };
             tokio::select! {
                 biased;
-                event = self.lines.recv() => return match event {
-                    Some(Event::Line(line)) => {
+                event = self.stdout.next() => return match event {
+                    Event::Line(line) => {
                         self.transcript.log(&self.name, '<', &line);
                         Ok(line)
                     }
-                    Some(Event::TooLong) => {
+                    Event::TooLong => {
                         self.transcript.log(&self.name, '<', &format!("[a line longer than {MAX_LINE} bytes]"));
                         Err(IoFailure::LineTooLong)
                     }
-                    Some(Event::Closed) | None => Err(self.gone().await),
+                    Event::Closed => Err(self.gone().await),
                 },
-                status = self.child.wait(), if self.exited_at.is_none() => {
-                    self.exit = status.ok();
+                _ = self.exit.changed(), if self.exited_at.is_none() => {
                     self.exited_at = Some(Instant::now());
                 }
                 _ = tokio::time::sleep_until(until.into()) => {
@@ -234,19 +238,22 @@ impl BotProcess {
         IoFailure::Exited(how)
     }
 
+    /// Waits until `until` for the process to exit; returns how it ended.
+    async fn wait_exit(&mut self, until: Instant) -> Option<String> {
+        let exited =
+            tokio::time::timeout_at(until.into(), self.exit.wait_for(Option::is_some)).await;
+        match exited {
+            Ok(Ok(how)) => how.clone(),
+            _ => None,
+        }
+    }
+
     /// How the process ended: waits up to 500 ms for it to exit after its output closed.
     async fn exit_description(&mut self) -> String {
-        if self.exit.is_none() {
-            if let Ok(Ok(status)) =
-                tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await
-            {
-                self.exit = Some(status);
-            }
-        }
-        match self.exit {
-            Some(status) => describe_exit(status),
-            None => "closed its output but did not exit".into(),
-        }
+        let until = Instant::now() + Duration::from_millis(500);
+        self.wait_exit(until)
+            .await
+            .unwrap_or_else(|| "closed its output but did not exit".into())
     }
 
     /// Ends the bot: sends `quit_line` (if any), closes stdin, waits up to `grace` for it to exit, then
@@ -257,28 +264,20 @@ impl BotProcess {
             let _ = self.send(q, deadline).await;
         }
         drop(self.stdin.take());
-        if self.exit.is_none() {
-            if let Ok(Ok(status)) =
-                tokio::time::timeout_at(deadline.into(), self.child.wait()).await
-            {
-                self.exit = Some(status);
-            }
-        }
+        let quit = self.wait_exit(deadline).await;
         self.kill_group();
-        if self.exit.is_none() {
-            if let Ok(Ok(status)) =
-                tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await
-            {
-                self.exit = Some(status);
-            }
-        }
+        let how = match quit {
+            Some(how) => how,
+            None => self
+                .wait_exit(Instant::now() + Duration::from_secs(5))
+                .await
+                .unwrap_or_else(|| "did not exit".into()),
+        };
         if let Some(task) = self.stderr_task.take() {
             // The group is dead, so stderr reaches EOF unless a stray process kept it open.
             let _ = tokio::time::timeout(Duration::from_secs(1), task).await;
         }
-        self.exit
-            .map(describe_exit)
-            .unwrap_or_else(|| "did not exit".into())
+        how
     }
 
     fn kill_group(&mut self) {
@@ -314,44 +313,55 @@ pub fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
-async fn read_lines(stdout: ChildStdout, tx: mpsc::Sender<Event>) {
-    let mut reader = BufReader::with_capacity(16 * 1024, stdout);
-    let mut line: Vec<u8> = Vec::new();
-    loop {
-        let chunk = match reader.fill_buf().await {
-            Ok(c) => c,
-            Err(_) => break,
-        };
-        if chunk.is_empty() {
-            if !line.is_empty() {
-                let _ = tx.send(Event::Line(finish(&mut line))).await;
-            }
-            break;
-        }
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, true),
-            None => (chunk.len(), false),
-        };
-        line.extend_from_slice(&chunk[..take]);
-        reader.consume(take + done as usize);
-        if line.len() > MAX_LINE {
-            let _ = tx.send(Event::TooLong).await;
-            return;
-        }
-        if done && tx.send(Event::Line(finish(&mut line))).await.is_err() {
-            return;
-        }
-    }
-    let _ = tx.send(Event::Closed).await;
+/// Reads capped lines from a bot's stdout. Cancel-safe: a read abandoned at a deadline keeps its
+/// partial line for the next call, since bytes move into `partial` before they are consumed.
+struct LineReader {
+    reader: BufReader<ChildStdout>,
+    partial: Vec<u8>,
+    done: bool,
 }
 
-fn finish(line: &mut Vec<u8>) -> String {
-    if line.last() == Some(&b'\r') {
-        line.pop();
+impl LineReader {
+    fn new(stdout: ChildStdout) -> LineReader {
+        LineReader {
+            reader: BufReader::with_capacity(16 * 1024, stdout),
+            partial: Vec::new(),
+            done: false,
+        }
     }
-    let s = String::from_utf8_lossy(line).into_owned();
-    line.clear();
-    s
+
+    async fn next(&mut self) -> Event {
+        if self.done {
+            return Event::Closed;
+        }
+        loop {
+            let chunk = match self.reader.fill_buf().await {
+                Ok(c) => c,
+                Err(_) => &[],
+            };
+            if chunk.is_empty() {
+                self.done = true;
+                return if self.partial.is_empty() {
+                    Event::Closed
+                } else {
+                    Event::Line(finish(&mut self.partial))
+                };
+            }
+            let (take, newline) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (chunk.len(), false),
+            };
+            self.partial.extend_from_slice(&chunk[..take]);
+            self.reader.consume(take + newline as usize);
+            if self.partial.len() > MAX_LINE {
+                self.done = true;
+                return Event::TooLong;
+            }
+            if newline {
+                return Event::Line(finish(&mut self.partial));
+            }
+        }
+    }
 }
 
 async fn drain_stderr(mut stderr: tokio::process::ChildStderr, path: Option<PathBuf>) {
@@ -384,4 +394,14 @@ async fn drain_stderr(mut stderr: tokio::process::ChildStderr, path: Option<Path
             "\n[{dropped} more bytes dropped: stderr is capped at {MAX_STDERR} bytes]"
         );
     }
+}
+
+/// Takes the collected line out of `line` as text, without a trailing `\r`.
+fn finish(line: &mut Vec<u8>) -> String {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    let s = String::from_utf8_lossy(line).into_owned();
+    line.clear();
+    s
 }

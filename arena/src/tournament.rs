@@ -35,11 +35,12 @@ impl Sink for GameWriter {
 /// Progress on the console: an indicatif bar on a terminal, one plain line per game otherwise.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    quiet: bool,
 }
 
 impl Progress {
     /// A bar if stderr is a terminal and `bar` is true, else plain lines.
-    pub fn new(total: usize, done: usize, bar: bool) -> Progress {
+    pub fn new(total: usize, done: usize, bar: bool, quiet: bool) -> Progress {
         let bar = (bar && std::io::stderr().is_terminal()).then(|| {
             let pb = ProgressBar::new(total as u64);
             pb.set_style(
@@ -49,7 +50,7 @@ impl Progress {
             pb.set_position(done as u64);
             pb
         });
-        Progress { bar }
+        Progress { bar, quiet }
     }
 
     fn finish(&self) {
@@ -79,7 +80,8 @@ impl Sink for Progress {
                     b.set_message(format!("{} {}", r.id, r.result));
                 }
             }
-            None => eprintln!("{line}"),
+            None if !self.quiet => eprintln!("{line}"),
+            None => {}
         }
         Ok(())
     }
@@ -94,6 +96,8 @@ pub struct RunOptions {
     pub fresh: bool,
     /// Show a progress bar when on a terminal.
     pub progress_bar: bool,
+    /// No progress at all (benchmarks).
+    pub quiet: bool,
 }
 
 /// What a run did.
@@ -124,7 +128,7 @@ pub struct RunSummary {
 pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let dir = ResultsDir::new(&opts.results_root, &plan.name);
     let all = schedule(&plan);
-    if let Some(aside) = dir.prepare(opts.fresh)? {
+    if let Some(aside) = dir.prepare(opts.fresh)?.filter(|_| !opts.quiet) {
         eprintln!("moved the old results to {}", aside.display());
     }
     let mut recorded = dir.read_games()?;
@@ -170,7 +174,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     }
 
     let mut writer = dir.appender()?;
-    let mut progress = Progress::new(total, recorded.len(), opts.progress_bar);
+    let mut progress = Progress::new(total, recorded.len(), opts.progress_bar, opts.quiet);
     let logs = Arc::new(dir.logs());
     let started = Instant::now();
     let mut queue = todo.into_iter();
@@ -210,7 +214,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let rows = standings::standings(&names, &recorded);
     standings::write_csv(&dir.standings_csv(), &rows)?;
     let secs = started.elapsed().as_secs_f64();
-    if played > 0 {
+    if played > 0 && !opts.quiet {
         eprintln!(
             "{played} games in {secs:.1} s ({:.1} games/s)",
             played as f64 / secs.max(1e-9)
