@@ -1,0 +1,185 @@
+//! The contract of [`Game`] (see its docs), checked on seeded random games for every game and a few
+//! variants, after OpenSpiel's `RandomSimTest`.
+
+use games::{Connect4, Dots, Game, GameSpec, TicTacToe};
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// At most this many moves per position go through the play/undo checks; the rest are sampled.
+/// A 39×32 Dots board has ~1200 moves per position for ~1200 plies, so checking them all is
+/// quadratic in the board area; the cheap checks (`check`, notation) still cover every move.
+const PLAY_UNDO_SAMPLE: usize = 64;
+
+/// Plays `games` random games from `start`, seeded by `seed`, checking at every position:
+/// - every legal move passes `check` and `is_legal`, and its notation round-trips;
+/// - `play_unchecked` then `undo` restores an equal position with the same board text, and `play`
+///   accepts the move; `ply` goes up by one and the turn passes;
+/// - a game on has legal moves, a game over has none, and it is over within the board's
+///   points (+ 1 for Dots) plies;
+/// - after the end, `play` of any formerly legal move is `GameOver` and changes nothing;
+/// - undoing every move gives back the start position.
+fn conformance<G: Game>(start: G, games: usize, seed: u64) {
+    let spec = start.spec();
+    let max_plies = match spec {
+        GameSpec::TicTacToe { width, height, .. } | GameSpec::Connect4 { width, height } => {
+            usize::from(width) * usize::from(height)
+        }
+        GameSpec::Dots { width, height, .. } => usize::from(width) * usize::from(height) + 1,
+    };
+    assert_eq!(start.ply(), 0, "{spec}: the start position is ply 0");
+    let at = |game: usize, played: &[G::Move], pos: &G| {
+        format!("{spec}, game {game}, after {played:?}:\n{pos}")
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    let mut last_moves = Vec::new();
+    for game in 0..games {
+        let mut pos = start.clone();
+        let mut played = Vec::new();
+        while pos.outcome().is_none() {
+            assert_eq!(
+                pos.ply(),
+                played.len(),
+                "ply counts plies: {}",
+                at(game, &played, &pos)
+            );
+            assert!(
+                pos.ply() < max_plies,
+                "game too long: {}",
+                at(game, &played, &pos)
+            );
+            moves.clear();
+            pos.legal_moves_into(&mut moves);
+            assert!(
+                !moves.is_empty(),
+                "game on with no legal moves: {}",
+                at(game, &played, &pos)
+            );
+            assert_eq!(pos.legal_moves(), moves);
+
+            for &m in &moves {
+                assert_eq!(
+                    pos.check(m),
+                    Ok(()),
+                    "legal move {m} rejected: {}",
+                    at(game, &played, &pos)
+                );
+                assert!(pos.is_legal(m));
+                assert_eq!(m.to_string().parse::<G::Move>(), Ok(m), "notation of {m:?}");
+            }
+
+            let before = pos.clone();
+            let text = pos.to_string();
+            let sample: Vec<usize> = if moves.len() <= PLAY_UNDO_SAMPLE {
+                (0..moves.len()).collect()
+            } else {
+                rand::seq::index::sample(&mut rng, moves.len(), PLAY_UNDO_SAMPLE).into_vec()
+            };
+            for i in sample {
+                let m = moves[i];
+                pos.play_unchecked(m);
+                assert_eq!(pos.ply(), before.ply() + 1, "ply after {m}");
+                assert_eq!(pos.turn(), before.turn().opponent(), "turn after {m}");
+                pos.undo();
+                assert!(
+                    pos == before,
+                    "undo of {m} differs: {}\nwas\n{before}",
+                    at(game, &played, &pos)
+                );
+                assert_eq!(pos.to_string(), text, "board text after undo of {m}");
+                assert_eq!(pos.outcome(), None);
+                assert_eq!(
+                    pos.play(m),
+                    Ok(()),
+                    "play of legal {m}: {}",
+                    at(game, &played, &pos)
+                );
+                pos.undo();
+                assert!(
+                    pos == before,
+                    "undo of {m} after play differs: {}",
+                    at(game, &played, &pos)
+                );
+            }
+
+            let &m = moves.choose(&mut rng).unwrap();
+            pos.play(m).unwrap();
+            played.push(m);
+            std::mem::swap(&mut moves, &mut last_moves);
+        }
+
+        let end = at(game, &played, &pos);
+        assert_eq!(pos.ply(), played.len(), "ply counts plies: {end}");
+        assert!(pos.ply() <= max_plies, "game too long: {end}");
+        assert!(
+            pos.legal_moves().is_empty(),
+            "legal moves after the end: {end}"
+        );
+        let over = pos.clone();
+        for &m in &last_moves {
+            assert_eq!(pos.play(m), Err(games::PlayError::GameOver), "{m}: {end}");
+            assert!(pos == over, "a refused {m} changed the position: {end}");
+        }
+        for _ in 0..played.len() {
+            pos.undo();
+        }
+        assert!(
+            pos == start,
+            "undoing every move does not give the start: {end}"
+        );
+    }
+}
+
+#[test]
+fn tictactoe_3x3() {
+    conformance(TicTacToe::default(), 300, 1);
+}
+
+#[test]
+fn tictactoe_5x4_k4() {
+    conformance(TicTacToe::new(5, 4, 4), 200, 2);
+}
+
+#[test]
+fn connect4_7x6() {
+    conformance(Connect4::default(), 200, 3);
+}
+
+#[test]
+fn connect4_9x9() {
+    conformance(Connect4::new(9, 9), 100, 4);
+}
+
+#[test]
+fn connect4_4x4() {
+    conformance(Connect4::new(4, 4), 200, 5);
+}
+
+/// Builds a Dots start position from its spec text, so this file does not depend on how the Dots
+/// start type is named.
+fn dots(spec: &str) -> Dots {
+    match spec.parse::<GameSpec>().unwrap() {
+        GameSpec::Dots {
+            width,
+            height,
+            start,
+        } => Dots::new(width, height, start),
+        other => panic!("{other} is not Dots"),
+    }
+}
+
+#[test]
+fn dots_8x8_empty() {
+    conformance(dots("dots 8 8 empty"), 30, 6);
+}
+
+#[test]
+fn dots_20x20_cross() {
+    conformance(dots("dots 20 20 cross"), 5, 7);
+}
+
+#[test]
+fn dots_39x32_cross() {
+    conformance(dots("dots 39 32 cross"), 1, 8);
+}

@@ -1,0 +1,247 @@
+//! Move-path counts (perft) as data, after shakmaty's perft files: every `tests/perft/*.txt` holds
+//! lines `<spec> <depth> <count>` (spec as [`GameSpec`]'s text, `#` starts a comment line), checked
+//! by one generic [`perft`]. A simple array-based mover, written independently of the crate, checks
+//! the smaller counts again, and the 3×3 tic-tac-toe game tree is counted in full.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use games::{Connect4, Dots, Game, GameSpec, Outcome, Player, TicTacToe};
+
+/// Lines whose count is at most this are also checked by the naive mover (it rescans the whole
+/// board at every node, so it is ~50 times slower).
+const NAIVE_LIMIT: u64 = 1_000_000;
+
+/// The number of move paths of `depth` plies from `pos`; a finished game has no moves, so it counts
+/// at depth 0 only.
+fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .into_iter()
+        .map(|m| {
+            pos.play_unchecked(m);
+            let n = perft(pos, depth - 1);
+            pos.undo();
+            n
+        })
+        .sum()
+}
+
+fn perft_of_spec(spec: GameSpec, depth: u32) -> u64 {
+    match spec {
+        GameSpec::TicTacToe { width, height, k } => {
+            perft(&mut TicTacToe::new(width, height, k), depth)
+        }
+        GameSpec::Connect4 { width, height } => perft(&mut Connect4::new(width, height), depth),
+        GameSpec::Dots {
+            width,
+            height,
+            start,
+        } => perft(&mut Dots::new(width, height, start), depth),
+    }
+}
+
+/// One data line, with where it came from for messages.
+struct Case {
+    at: String,
+    spec: GameSpec,
+    depth: u32,
+    count: u64,
+}
+
+fn perft_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/perft")
+}
+
+/// Every case of every `.txt` file in `tests/perft`, in file then line order.
+fn cases() -> Vec<Case> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(perft_dir())
+        .expect("tests/perft is readable")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let at = format!("{name}:{}: {line}", i + 1);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert!(words.len() >= 3, "{at}: expected <spec> <depth> <count>");
+            let (spec, numbers) = words.split_at(words.len() - 2);
+            cases.push(Case {
+                spec: spec
+                    .join(" ")
+                    .parse()
+                    .unwrap_or_else(|e| panic!("{at}: {e}")),
+                depth: numbers[0].parse().unwrap_or_else(|e| panic!("{at}: {e}")),
+                count: numbers[1].parse().unwrap_or_else(|e| panic!("{at}: {e}")),
+                at,
+            });
+        }
+    }
+    cases
+}
+
+#[test]
+fn perft_files_match() {
+    let cases = cases();
+    for kind in ["tictactoe", "connect4"] {
+        assert!(
+            cases.iter().any(|c| c.spec.kind().name() == kind),
+            "no {kind} perft data"
+        );
+    }
+    for case in &cases {
+        assert_eq!(
+            perft_of_spec(case.spec, case.depth),
+            case.count,
+            "{}",
+            case.at
+        );
+    }
+}
+
+/// An m,n,k board kept as a plain array, with gravity for Connect Four, that finds lines by scanning
+/// the whole board: slow, obvious, and sharing no code with the crate.
+#[derive(Clone)]
+struct Naive {
+    width: usize,
+    height: usize,
+    k: usize,
+    gravity: bool,
+    /// `cells[row][col]`, row 0 at the bottom; 0 empty, 1 first player, 2 second.
+    cells: Vec<Vec<u8>>,
+    to_move: u8,
+}
+
+impl Naive {
+    fn new(spec: GameSpec) -> Option<Naive> {
+        let (width, height, k, gravity) = match spec {
+            GameSpec::TicTacToe { width, height, k } => (width, height, k, false),
+            GameSpec::Connect4 { width, height } => (width, height, 4, true),
+            GameSpec::Dots { .. } => return None,
+        };
+        let (width, height) = (usize::from(width), usize::from(height));
+        Some(Naive {
+            width,
+            height,
+            k: usize::from(k),
+            gravity,
+            cells: vec![vec![0; width]; height],
+            to_move: 1,
+        })
+    }
+
+    fn has_line(&self) -> bool {
+        let (w, h, k) = (self.width as i64, self.height as i64, self.k as i64);
+        for r in 0..h {
+            for c in 0..w {
+                let p = self.cells[r as usize][c as usize];
+                if p == 0 {
+                    continue;
+                }
+                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                    let (ec, er) = (c + (k - 1) * dc, r + (k - 1) * dr);
+                    if ec < w
+                        && (0..h).contains(&er)
+                        && (0..k)
+                            .all(|i| self.cells[(r + i * dr) as usize][(c + i * dc) as usize] == p)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The squares (row, col) a move may go to, empty once the game is over.
+    fn moves(&self) -> Vec<(usize, usize)> {
+        if self.has_line() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for c in 0..self.width {
+            for r in 0..self.height {
+                if self.cells[r][c] == 0 {
+                    out.push((r, c));
+                    if self.gravity {
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.moves()
+            .into_iter()
+            .map(|(r, c)| {
+                let mut child = self.clone();
+                child.cells[r][c] = self.to_move;
+                child.to_move = 3 - self.to_move;
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
+#[test]
+fn independent_movers_agree_with_the_data() {
+    let mut checked = 0;
+    for case in cases().iter().filter(|c| c.count <= NAIVE_LIMIT) {
+        if let Some(naive) = Naive::new(case.spec) {
+            assert_eq!(
+                naive.perft(case.depth),
+                case.count,
+                "naive mover: {}",
+                case.at
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} lines checked");
+}
+
+/// Counts every complete game from `pos` by its outcome, and collects the board texts reached.
+fn count_games(pos: &mut TicTacToe, games: &mut [u64; 3], seen: &mut HashSet<String>) {
+    seen.insert(pos.to_string());
+    match pos.outcome() {
+        Some(Outcome::Win(Player::First)) => games[0] += 1,
+        Some(Outcome::Win(Player::Second)) => games[1] += 1,
+        Some(Outcome::Draw) => games[2] += 1,
+        None => {
+            for m in pos.legal_moves() {
+                pos.play_unchecked(m);
+                count_games(pos, games, seen);
+                pos.undo();
+            }
+        }
+    }
+}
+
+#[test]
+fn tictactoe_3x3_has_255168_games_and_5478_positions() {
+    let mut games = [0; 3];
+    let mut seen = HashSet::new();
+    count_games(&mut TicTacToe::default(), &mut games, &mut seen);
+    assert_eq!(games.iter().sum::<u64>(), 255_168);
+    assert_eq!(games, [131_184, 77_904, 46_080]);
+    assert_eq!(seen.len(), 5_478);
+}
