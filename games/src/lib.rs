@@ -29,7 +29,7 @@ pub mod tictactoe;
 
 pub use connect4::Connect4;
 pub use dots::Dots;
-pub use spec::{GameKind, GameSpec, SpecError};
+pub use spec::{DotsStart, GameKind, GameSpec, GameVisitor, SpecError};
 pub use tictactoe::TicTacToe;
 
 use std::fmt;

@@ -1,0 +1,54 @@
+//! Random Dots games on an empty 39×32 board, measured like oppai-rs's `field_benchmark`: all points
+//! shuffled by a seeded generator; going through the list, each point legal for the side to move is
+//! played (players alternating) until the list is exhausted; then the board is reset for the next
+//! game (the allocation is reused). One iteration is one whole game (about 1 000 moves).
+//!
+//! `cargo bench -p games --bench dots -- --warm-up-time 1 --measurement-time 5`
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use games::dots::{Dots, Move, Start};
+use games::Game;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+const SEEDS: [u64; 3] = [3, 5, 7];
+
+fn shuffled_points(width: u8, height: u8, seed: u64) -> Vec<Move> {
+    let mut moves: Vec<Move> = (1..=height)
+        .flat_map(|y| (1..=width).map(move |x| Move::Put { x, y }))
+        .collect();
+    moves.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    moves
+}
+
+/// Plays one game through the list; returns the final score so nothing is optimised away.
+fn random_game(pos: &mut Dots, moves: &[Move]) -> Option<[u32; 2]> {
+    pos.reset();
+    for &m in moves {
+        if pos.is_legal(m) {
+            pos.play_unchecked(m);
+        }
+    }
+    pos.score()
+}
+
+fn random_games(c: &mut Criterion) {
+    for seed in SEEDS {
+        let moves = shuffled_points(39, 32, seed);
+        let mut pos = Dots::new(39, 32, Start::Empty);
+        random_game(&mut pos, &moves);
+        let plies = pos.ply();
+        let score = pos.score().unwrap();
+        c.bench_function(
+            &format!(
+                "dots_random_game_39x32_seed{seed} ({plies} plies, {}:{})",
+                score[0], score[1]
+            ),
+            |b| b.iter(|| random_game(&mut pos, black_box(&moves))),
+        );
+    }
+}
+
+criterion_group!(benches, random_games);
+criterion_main!(benches);
