@@ -85,7 +85,7 @@ impl Plan {
                 config.name
             )));
         }
-        if config.games_per_pair == 0 || config.games_per_pair % 2 != 0 {
+        if config.games_per_pair == 0 || !config.games_per_pair.is_multiple_of(2) {
             return Err(err(format!(
                 "games_per_pair = {} must be even and at least 2 (games come in pairs)",
                 config.games_per_pair

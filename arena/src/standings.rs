@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use games::Player;
 
-use crate::record::{GameRecord, Termination};
+use crate::record::{GameRecord, GameResult, Termination};
 
 /// One bot's line in the standings.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,11 +60,12 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
                 continue;
             };
             row.games += 1;
-            let p = r.result.points(side);
-            row.points += p;
-            match p {
-                x if x == 1.0 => row.wins += 1,
-                x if x == 0.0 => {
+            row.points += r.result.points(side);
+            match (r.result, side) {
+                (GameResult::Draw, _) => row.draws += 1,
+                (GameResult::FirstWins, Player::First)
+                | (GameResult::SecondWins, Player::Second) => row.wins += 1,
+                _ => {
                     row.losses += 1;
                     if let Some(k) = Termination::FORFEITS
                         .iter()
@@ -73,7 +74,6 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
                         row.forfeits[k] += 1;
                     }
                 }
-                _ => row.draws += 1,
             }
             if let (Some(diff), Some([a, b])) = (row.capture_diff.as_mut(), r.score) {
                 let (own, theirs) = if side == Player::First {
@@ -184,7 +184,6 @@ pub fn table(rows: &[Standing]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::GameResult;
 
     fn game(
         first: &str,
@@ -253,7 +252,7 @@ mod tests {
             (3, 1, 1, 1, 1.5)
         );
         assert_eq!(a.forfeits, [1, 0, 0, 0]);
-        assert_eq!(a.capture_diff, Some(4 + 0 + 3));
+        assert_eq!(a.capture_diff, Some(4 + 3));
         let b = s.iter().find(|x| x.bot == "b").unwrap();
         assert_eq!(b.forfeits, [0, 0, 1, 0]);
         assert_eq!(s[0].bot, "c");

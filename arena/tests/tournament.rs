@@ -164,3 +164,44 @@ fn broken_configs_fail_before_any_game_with_a_clear_error() {
         assert!(!tmp.path().join("results/smoke").exists());
     }
 }
+
+#[test]
+fn a_bot_written_in_python_plays_through_the_same_path() {
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: python3 is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bots/examples/connect4_first_free.py");
+    let config = format!(
+        "name = \"python\"\ngames_per_pair = 4\nopening_plies = 2\nseed = 3\n[game]\nname = \"connect4\"\n[time_control]\ntime_ms = 10000\n\
+         [[bots]]\nname = \"python-centre\"\ncommand = \"python3\"\nargs = [{:?}]\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n",
+        script.display().to_string()
+    );
+    let path = write_config(tmp.path(), "python", &config);
+    let out = run(tmp.path(), &path, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = games(tmp.path(), "python");
+    assert_eq!(recorded.len(), 4);
+    for g in &recorded {
+        assert!(!g.termination.is_forfeit(), "{g:?}");
+        assert_eq!(g.opening.len(), 2);
+        assert_eq!(g.moves[..2], g.opening[..]);
+    }
+    // Both games of a pair share the opening.
+    assert_eq!(
+        recorded
+            .iter()
+            .filter(|g| g.pair == 1)
+            .map(|g| g.opening.clone())
+            .collect::<HashSet<_>>()
+            .len(),
+        1
+    );
+}
