@@ -12,7 +12,8 @@ use crate::faulty::{Fault, FaultyEngine};
 use crate::protocol::{serve, serve_codecup};
 use crate::random::RandomEngine;
 
-/// The names of the bots this crate serves, for `arena bot <name>` and error messages.
+/// The names of the bots this crate serves, for `arena bot <name>`, configs' `builtin` and error messages.
+/// Adding a bot: its name here, one arm in [`run`], and `src/bin/<name>.rs`.
 pub const BOT_NAMES: &[&str] = &["random", "faulty"];
 
 /// Flags common to every bot, plus the fault flags of `faulty`.
@@ -107,10 +108,12 @@ pub fn run(name: &str, args: &[String]) -> ExitCode {
             };
         }
     };
+    if name != "faulty" && parsed.uses_faults() {
+        eprintln!("{name}: fault flags are for the bot 'faulty' only");
+        return ExitCode::from(2);
+    }
+    // One line per bot: its name and the engine that serves it.
     let result = match name {
-        "random" if parsed.uses_faults() => {
-            Err("fault flags are for the bot 'faulty' only".to_string())
-        }
         "random" => drive(RandomEngine::default(), &parsed),
         "faulty" => run_faulty(&parsed),
         _ => Err(format!(
