@@ -153,6 +153,7 @@ impl<'a> Referee<'a> {
             pos.play(m).expect("the schedule's opening is legal");
             record.moves.push(text.clone());
         }
+        record.score = pos.score();
 
         // Step 2. Start both bots and shake hands, at the same time, under the startup deadline.
         for (i, seat) in seats.iter_mut().enumerate() {
@@ -238,6 +239,7 @@ impl<'a> Referee<'a> {
                 )
             })?;
             record.moves.push(m.to_string());
+            record.score = pos.score();
             seat.known = record.moves.len();
         }
     }

@@ -205,3 +205,71 @@ fn a_bot_written_in_python_plays_through_the_same_path() {
         1
     );
 }
+
+/// Replays a recorded game with the rules and checks its result, score and ending.
+struct Replay<'a>(&'a arena::record::GameRecord);
+
+impl games::GameVisitor for Replay<'_> {
+    type Output = ();
+    fn visit<G: games::Game>(self, mut pos: G) {
+        let g = self.0;
+        for m in &g.moves {
+            pos.play(m.parse().unwrap())
+                .unwrap_or_else(|e| panic!("{}: {m}: {e}", g.id));
+        }
+        assert_eq!(pos.score(), g.score, "{}", g.id);
+        if g.termination.as_str() == "normal" {
+            let outcome = pos
+                .outcome()
+                .unwrap_or_else(|| panic!("{}: recorded as over but is not", g.id));
+            assert_eq!(
+                arena::record::GameResult::from_winner(outcome.winner()),
+                g.result,
+                "{}",
+                g.id
+            );
+        }
+    }
+}
+
+#[test]
+fn recorded_games_replay_to_their_recorded_result_and_score() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (game, table) in [
+        (
+            "tictactoe",
+            "name = \"tictactoe\"\nwidth = 4\nheight = 4\nk = 3",
+        ),
+        ("connect4", "name = \"connect4\""),
+        (
+            "dots",
+            "name = \"dots\"\nwidth = 8\nheight = 8\nstart = \"empty\"",
+        ),
+    ] {
+        let config = format!(
+            "name = \"{game}\"\ngames_per_pair = 4\nopening_plies = 1\nseed = 8\n[game]\n{table}\n[time_control]\ntime_ms = 20000\n\
+             [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n[[bots]]\nname = \"c\"\nbuiltin = \"random\"\n"
+        );
+        let path = write_config(tmp.path(), game, &config);
+        let out = run(tmp.path(), &path, &[]);
+        assert!(out.status.success(), "{}", text(&out));
+        let recorded = games(tmp.path(), game);
+        assert_eq!(recorded.len(), 12);
+        for g in &recorded {
+            assert_eq!(g.termination.as_str(), "normal", "{g:?}");
+            assert_eq!(g.score.is_some(), game == "dots", "{g:?}");
+            let spec: games::GameSpec = format!("{} {}", g.game, g.variant).parse().unwrap();
+            spec.visit(Replay(g));
+        }
+        if game == "dots" {
+            let standings =
+                std::fs::read_to_string(tmp.path().join("results/dots/standings.csv")).unwrap();
+            let total: i64 = standings
+                .lines()
+                .skip(1)
+                .map(|l| l.rsplit(',').next().unwrap().parse::<i64>().unwrap())
+                .sum();
+            assert_eq!(total, 0, "capture differences sum to zero:\n{standings}");
+        }
+    }
+}
