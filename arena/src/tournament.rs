@@ -117,11 +117,27 @@ pub struct RunSummary {
     pub dir: PathBuf,
 }
 
+/// Resolves on Ctrl-C (SIGINT) or SIGTERM, so either stops a run cleanly with its bots killed.
+async fn stop_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
 /// Runs (or resumes) the tournament `plan`.
 ///
 /// Games already in `games.csv` are skipped; a complete tournament is reported and left unchanged.
 /// Each finished game is appended to `games.csv` at once; `standings.csv` is written at the end.
-/// Ctrl-C stops the run, kills the running bots and keeps every finished game.
+/// Ctrl-C or SIGTERM stops the run, kills the running bots and keeps every finished game.
 ///
 /// # Errors
 /// A results folder that cannot be written, or whose games belong to another schedule.
@@ -181,8 +197,8 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let mut running: JoinSet<GameRecord> = JoinSet::new();
     let mut played = 0;
     let mut interrupted = false;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
+    let stop = stop_signal();
+    tokio::pin!(stop);
     loop {
         while running.len() < plan.concurrency {
             let Some(game) = queue.next() else { break };
@@ -191,7 +207,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         }
         let finished = tokio::select! {
             r = running.join_next() => r,
-            _ = &mut ctrl_c => {
+            _ = &mut stop => {
                 interrupted = true;
                 running.abort_all();
                 while running.join_next().await.is_some() {}

@@ -123,3 +123,62 @@ fn every_kind_of_misbehaviour_is_a_recorded_forfeit_and_no_process_survives() {
     let alive: Vec<u32> = all.into_iter().filter(|&p| !is_dead(p)).collect();
     assert!(alive.is_empty(), "bot processes still running: {alive:?}");
 }
+
+#[test]
+fn a_stopped_run_keeps_its_games_kills_its_bots_and_resumes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pids = tmp.path().join("pids.txt");
+    // Slow bots (50 ms a move) so the run is still going when it is stopped.
+    let slow = format!("builtin = \"faulty\"\nargs = [\"--delay-ms\", \"50\", \"--spawn-child\", \"--pid-file\", {:?}]\n", pids.display().to_string());
+    let config = format!(
+        "name = \"stopped\"\ngames_per_pair = 4\nseed = 1\nconcurrency = 1\n[game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 10000\n\
+         [[bots]]\nname = \"slow-a\"\n{slow}[[bots]]\nname = \"slow-b\"\n{slow}"
+    );
+    let path = write_config(tmp.path(), "stopped", &config);
+    let mut child = common::arena()
+        .arg("run")
+        .arg(&path)
+        .arg("--results")
+        .arg(tmp.path().join("results"))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let csv = tmp.path().join("results/stopped/games.csv");
+    let waited = std::time::Instant::now();
+    while std::fs::read_to_string(&csv)
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+        < 2
+    {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(60),
+            "no game finished in 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let kept = games(tmp.path(), "stopped");
+    assert!(!kept.is_empty() && kept.len() < 4, "{} games", kept.len());
+    let all: Vec<u32> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let alive: Vec<u32> = all.into_iter().filter(|&p| !is_dead(p)).collect();
+    assert!(
+        alive.is_empty(),
+        "bot processes still running after the stop: {alive:?}"
+    );
+
+    let out = run(tmp.path(), &path, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let resumed = games(tmp.path(), "stopped");
+    assert_eq!(resumed.len(), 4);
+    assert_eq!(resumed[..kept.len()], kept[..]);
+}
