@@ -27,7 +27,7 @@ pub struct ScheduledGame {
     pub second: usize,
     /// The opening, in the game's move notation (empty without `opening_plies`).
     pub opening: Vec<String>,
-    /// This game's seed, sent to bots that declare a `seed` option.
+    /// This game's seed, in 1..=i64::MAX, sent to bots that declare a `seed` option.
     pub seed: u64,
 }
 
@@ -37,6 +37,11 @@ pub fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// The seed of game `k` (0 or 1) of a game pair: in 1..=i64::MAX, so that it fits a UGI `spin` option.
+fn game_seed(pair_seed: u64, k: u64) -> u64 {
+    (mix(pair_seed.wrapping_add(k + 1)) >> 1).max(1)
 }
 
 /// The pairs of bot indices that meet, grouped by round: a round-robin by the circle method (each bot
@@ -89,7 +94,7 @@ pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
                         first,
                         second,
                         opening: opening.clone(),
-                        seed: mix(pair_seed.wrapping_add(k as u64 + 1)),
+                        seed: game_seed(pair_seed, k as u64),
                     });
                 }
             }

@@ -273,3 +273,24 @@ fn recorded_games_replay_to_their_recorded_result_and_score() {
         }
     }
 }
+
+#[test]
+fn the_same_config_plays_the_same_games_even_for_bots_seeded_by_the_arena() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = repo_config("smoke.toml");
+    let moves = |dir: &std::path::Path| {
+        let mut g: Vec<_> = games(dir, "smoke")
+            .into_iter()
+            .map(|g| (g.id, g.moves, g.seed))
+            .collect();
+        g.sort();
+        g
+    };
+    assert!(run(tmp.path(), &config, &[]).status.success());
+    let first = moves(tmp.path());
+    assert!(run(tmp.path(), &config, &["--fresh"]).status.success());
+    assert_eq!(moves(tmp.path()), first);
+    assert!(first
+        .iter()
+        .all(|(_, _, seed)| (1..=i64::MAX as u64).contains(seed)));
+}
