@@ -28,17 +28,6 @@
 use super::cell::{self, is_bound, is_free, is_live, BORDER, BOUND, CAPTURED, HOUSE, PLAYER, PUT};
 use super::Dots;
 
-/// Screen steps (x right, y down) of the eight directions, clockwise from north.
-const STEP: [(i16, i16); 8] = [
-    (0, -1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-];
 const N: u8 = 0;
 const NE: u8 = 1;
 const E: u8 = 2;
@@ -89,6 +78,46 @@ fn first_next(d: u8) -> u8 {
     ((d + 6) | 1) & 7
 }
 
+/// One step of a walk, looked up by [`turns`]: the index offset to the next dot, and the
+/// direction of the step.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Turn {
+    off: i16,
+    dir: u8,
+}
+
+/// The step table of a walk: `[d][mask]`, see [`turns`].
+pub(super) type Turns = [[Turn; 256]; 8];
+
+/// The walk's step table for boards of row stride `stride`: entry `[d][mask]` is, for a walk
+/// arriving in direction `d` at a dot whose neighbours of interest (live dots of the walker, or
+/// padding) are `mask`, the step to the first of them clockwise from [`first_next`]`(d)`
+/// (`first_next(d)` itself if the mask is empty). One load, from the row of the previous step's
+/// direction indexed by the mask, instead of rotate, count and a load of the offset, shortens the
+/// dependency chain from one step to the next, which bounds the walk's speed. Built once per
+/// stride (8 KiB each) and shared by all boards.
+pub(super) fn turns(stride: usize) -> &'static Turns {
+    use std::sync::OnceLock;
+    static TABLES: [OnceLock<Box<Turns>>; 66] = [const { OnceLock::new() }; 66];
+    TABLES[stride].get_or_init(|| {
+        let s = stride as isize;
+        let dirs = [-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1];
+        let mut table = Box::new([[Turn::default(); 256]; 8]);
+        for (d, row) in (0u8..).zip(table.iter_mut()) {
+            for (mask, turn) in (0u8..=255).zip(row.iter_mut()) {
+                let first = first_next(d);
+                let rotated = u32::from(mask.rotate_right(u32::from(first))) | 0x100;
+                let dir = (first + rotated.trailing_zeros() as u8) & 7;
+                *turn = Turn {
+                    off: dirs[usize::from(dir)] as i16,
+                    dir,
+                };
+            }
+        }
+        table
+    })
+}
+
 /// How a walk from an input point ended.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Walk {
@@ -106,28 +135,38 @@ pub(super) struct Scratch {
     /// `mark[i] == epoch`: point `i` is on the current chain or already flooded.
     mark: Vec<u32>,
     epoch: u32,
-    /// Chains found for the current move: (index, x, y) with x, y relative to the start dot.
+    /// Chains found for the current move.
     chains: [Chain; 4],
     /// Position of a point in the chain being walked (see [`walk`]).
-    place: Vec<u32>,
+    place: Vec<u16>,
+    /// Where a walk stops: 1 on the padding (set by [`Dots::mark_padding`]) and, during a walk,
+    /// on its start.
+    stop: Vec<u8>,
     seeds: [usize; 4],
-    /// Points of the current flood, and its work stack.
+    /// Points of the current flood, and its work stack (as long as the board, see
+    /// [`Dots::enclose`]).
     region: Vec<u32>,
+    flood: Vec<u32>,
+    /// Work stack of [`Dots::dissolve_houses`].
     stack: Vec<u32>,
 }
 
 impl Scratch {
     pub(super) fn new(len: usize) -> Scratch {
+        // Chains hold point indices and positions as `u16` (at most 66 × 65 + 1 cells).
+        assert!(len <= usize::from(u16::MAX));
         Scratch {
             mark: vec![0; len],
             epoch: 0,
             place: vec![0; len],
+            stop: vec![0; len],
             chains: std::array::from_fn(|_| Chain {
-                buf: vec![(0, 0, 0); len],
+                buf: vec![0; len],
                 len: 0,
             }),
             seeds: [0; 4],
             region: Vec::with_capacity(len),
+            flood: vec![0; len],
             stack: Vec::with_capacity(len),
         }
     }
@@ -143,80 +182,125 @@ impl Scratch {
     }
 }
 
+/// The board's views a walk reads.
+#[derive(Clone, Copy)]
+struct Board<'a> {
+    links: &'a [[u8; 2]],
+    dirs: &'a [isize; 8],
+    turns: &'a Turns,
+    stride: usize,
+}
+
 /// Step 2 on the neighbour masks: walks from `start` whose first step is direction `d` through the
-/// live dots of colour `p`, into `chain` as (index, x, y) with x, y relative to `start`.
-/// `place[i]` is the position of point `i` in `chain` if `chain` still holds `i` there (stale
-/// entries are told apart by checking), so a loop is cut off by truncating.
-#[allow(clippy::too_many_arguments)]
+/// live dots of colour `p`, into `chain` (point indices, `start` first). `place[i]` is the position
+/// of point `i` in `chain` if `chain` still holds `i` there (stale entries are told apart by
+/// checking), so a loop is cut off by truncating.
+///
+/// The loop is the hot spot of the whole engine (most of a random game's time) and is bound by the
+/// latency from one step's loads to the next: the step is one load of the neighbour mask and one of
+/// the step table, and the walk keeps only the indices (the shoelace area is computed afterwards,
+/// for the walks that close only). Running two walks interleaved was tried and was slower.
 fn walk(
-    links: &[[u8; 2]],
-    edges: &[u8],
-    dirs: &[isize; 8],
-    place: &mut [u32],
+    board: Board,
+    stop: &mut [u8],
+    place: &mut [u16],
     chain: &mut Chain,
     start: usize,
-    p: usize,
-    mut d: u8,
+    p: u8,
+    d: u8,
 ) -> Walk {
+    let Board {
+        links,
+        dirs,
+        turns,
+        stride,
+        ..
+    } = board;
     let n = links.len();
-    let (edges, place, buf) = (&edges[..n], &mut place[..n], &mut chain.buf[..n]);
-    let step = |i: usize, d: u8| i.wrapping_add_signed(dirs[(d & 7) as usize]);
-    buf[0] = (start as u32, 0, 0);
-    let mut center = step(start, d);
-    let (mut cx, mut cy) = STEP[d as usize];
+    let (stop, place, buf) = (&mut stop[..n], &mut place[..n], &mut chain.buf[..n]);
+    let p = usize::from(p);
+    let mut row = &turns[usize::from(d & 7)];
+    buf[0] = start as u16;
+    let mut center = start.wrapping_add_signed(dirs[usize::from(d & 7)]);
     place[center] = 1;
-    buf[1] = (center as u32, cx, cy);
+    buf[1] = center as u16;
     let mut len = 2;
-    loop {
-        // The first live dot or padding clockwise from a quarter turn back.
-        d = first_next(d);
-        let (live, border) = (links[center][p], edges[center]);
-        d = (d + (live | border).rotate_right(u32::from(d)).trailing_zeros() as u8) & 7;
-        if border >> d & 1 != 0 {
-            chain.len = 0;
-            return Walk::Open;
+    // The walk ends on the padding (open) or back at the start: one test per step for both.
+    stop[start] = 1;
+    let next = loop {
+        // The first live dot or padding clockwise from a quarter turn back. `links` has the padding
+        // bits merged in: the mask of the step table in one load.
+        let t = row[usize::from(links[center][p])];
+        row = &turns[usize::from(t.dir & 7)];
+        let next = center.wrapping_add_signed(isize::from(t.off));
+        if stop[next] != 0 {
+            break next;
         }
-        let next = step(center, d);
-        if next == start {
-            break;
+        // Back on the chain: a loop, cut it off (without a branch: it is unpredictable; a fifth
+        // of the steps cut one).
+        //
+        // Unchecked indexing, as the bounds checks are a sixth of the step's instructions. In
+        // bounds because: `next` is a point (a live dot: `stop` ruled out padding just above),
+        // and points are below `n`; every value ever written to `place` is a chain position `at`,
+        // and `buf[..len]` never holds a point twice (a repeat is cut back to its first place),
+        // so `len` and `at` stay below the number of points, below `n` (`place` starts zeroed).
+        debug_assert!(next < n && len < n);
+        // SAFETY: `next < n` (above); `place` and `buf` have length `n`.
+        let k = unsafe { *place.get_unchecked(next) } as usize;
+        debug_assert!(k < n);
+        // SAFETY: `k < n` (above).
+        let looped = (k < len) & (unsafe { *buf.get_unchecked(k) } as usize == next);
+        let at = if looped { k } else { len };
+        // SAFETY: `at` is `k` or `len`, both below `n` (above).
+        unsafe {
+            *buf.get_unchecked_mut(at) = next as u16;
+            *place.get_unchecked_mut(next) = at as u16;
         }
-        // Back on the chain: a loop, cut it off (without a branch: it is unpredictable).
-        let k = place[next] as usize;
-        let (kept, kx, ky) = buf[k];
-        let looped = (k < len) & (kept as usize == next);
-        // All ones if looped, else zero: a select by masks, which the compiler keeps branch-free.
-        let m = usize::from(looped).wrapping_neg();
-        let m16 = m as i16;
-        let at = (k & m) | (len & !m);
-        cx = (kx & m16) | ((cx + STEP[d as usize].0) & !m16);
-        cy = (ky & m16) | ((cy + STEP[d as usize].1) & !m16);
-        buf[at] = (next as u32, cx, cy);
-        place[next] = at as u32;
         len = at + 1;
         center = next;
+    };
+    stop[start] = 0;
+    if next != start {
+        chain.len = 0;
+        return Walk::Open;
     }
     chain.len = len;
-    // Shoelace sum; the start is the origin, so its two terms vanish.
-    let mut area = 0i32;
-    for w in buf[1..len].windows(2) {
-        area += i32::from(w[0].1) * i32::from(w[1].2) - i32::from(w[0].2) * i32::from(w[1].1);
-    }
-    if area < 0 {
+    if shoelace(&buf[..len], stride) < 0 {
         Walk::Encloses
     } else {
         Walk::Outward { len }
     }
 }
 
-/// A chain buffer: `buf[..len]` holds (index, x, y) with x, y relative to the first dot.
+/// Twice the signed area of the closed polygon through the points `ring` (consecutive points are
+/// neighbours, the last one is a neighbour of the first), in screen coordinates relative to the
+/// first point (rows down). Each step's (dx, dy) is decoded from the index difference.
+fn shoelace(ring: &[u16], stride: usize) -> i32 {
+    let s = stride as i32;
+    let (mut x, mut y, mut area) = (0i32, 0i32, 0i32);
+    for w in ring.windows(2) {
+        let delta = w[1] as i32 - w[0] as i32;
+        // |dx| <= 1 < stride - 1, so the row step is the sign of delta rounded to whole rows.
+        let dy = i32::from(delta > 1) - i32::from(delta < -1);
+        let dx = delta - dy * s;
+        // (x, y) × (x + dx, y + dy), the start being the origin.
+        area += x * dy - y * dx;
+        x += dx;
+        y += dy;
+    }
+    area
+}
+
+/// A chain buffer: `buf[..len]` holds point indices, the start dot first (`u16`: boards have
+/// fewer than 65 536 cells, and the walk's buffers are then half as big in the cache).
 #[derive(Clone)]
 struct Chain {
-    buf: Vec<(u32, i16, i16)>,
+    buf: Vec<u16>,
     len: usize,
 }
 
 impl Chain {
-    fn points(&self) -> &[(u32, i16, i16)] {
+    fn points(&self) -> &[u16] {
         &self.buf[..self.len]
     }
 }
@@ -251,14 +335,42 @@ impl Dots {
         if was == is {
             return;
         }
-        for d in 0..8u8 {
-            let j = self.step(i, d);
-            let bit = 1u8 << ((d + 4) & 7);
-            if let Some(p) = was {
-                self.links[j][p] &= !bit;
-            }
-            if let Some(p) = is {
-                self.links[j][p] |= bit;
+        if let Some(p) = was {
+            self.link(i, p, false);
+        }
+        if let Some(p) = is {
+            self.link(i, p, true);
+        }
+    }
+
+    /// Sets (`on`) or clears, in colour `p`'s masks of the eight neighbours of point `i`, the bit
+    /// pointing back at `i`.
+    #[inline(always)]
+    fn link(&mut self, i: usize, p: usize, on: bool) {
+        let s = self.stride;
+        // The 3×3 block around `i`, from its top left corner `i - s - 1`: a point's neighbours are
+        // all in the array (padding all round), so one check for the block spares one per
+        // neighbour (this runs on every move).
+        assert!(i > s && i + s + 1 < self.links.len());
+        let corner = i - s - 1;
+        // (offset of the neighbour in the block, the direction from it back to `i`)
+        let around = [
+            (1, S),
+            (2, SW),
+            (s + 2, W),
+            (2 * s + 2, NW),
+            (2 * s + 1, N),
+            (2 * s, NE),
+            (s, E),
+            (0, SE),
+        ];
+        for (k, d) in around {
+            // SAFETY: `corner + k <= i + s + 1`, in bounds (asserted above).
+            let mask = unsafe { self.links.get_unchecked_mut(corner + k) };
+            if on {
+                mask[p] |= 1 << d;
+            } else {
+                mask[p] &= !(1 << d);
             }
         }
     }
@@ -268,7 +380,11 @@ impl Dots {
         let c = self.cells[i];
         let dot = (c & !PLAYER) | PUT | p;
         if c & HOUSE == 0 {
-            self.set(i, dot);
+            // `set(i, dot)` spelled out for the common case: `c` is free and `dot` a live dot.
+            self.log.push(((i as u32) << 8) | u32::from(c));
+            self.free -= 1;
+            self.cells[i] = dot;
+            self.link(i, usize::from(p), true);
             self.find_captures(i, p);
         } else if c & PLAYER == p {
             // Into one's own house: nothing can close here that was not closed before.
@@ -287,7 +403,8 @@ impl Dots {
     /// colour `p`, and padding.
     #[inline(always)]
     fn around(&self, i: usize, p: u8) -> (u8, u8) {
-        (self.links[i][p as usize], self.edges[i])
+        let e = self.edges[i];
+        (self.links[i][p as usize] & !e, e)
     }
 
     /// The input points of a new dot of colour `p` at `i` (step 1): up to four (direction of the
@@ -302,29 +419,44 @@ impl Dots {
         (out, n as usize)
     }
 
+    /// Marks the padding in the walk's stop array, once the board is laid out.
+    pub(super) fn mark_padding(&mut self) {
+        for (stop, &c) in self.scratch.stop.iter_mut().zip(&self.cells) {
+            *stop = u8::from(c & BORDER != 0);
+        }
+    }
+
     /// Walks from `start` (a live dot of colour `p`) whose first step is `d` (step 2), into chain
     /// buffer `slot`.
     fn walk(&mut self, slot: usize, start: usize, p: u8, d: u8) -> Walk {
-        let Scratch { chains, place, .. } = &mut self.scratch;
-        walk(
-            &self.links,
-            &self.edges,
-            &self.dirs,
+        let board = Board {
+            links: &self.links,
+            dirs: &self.dirs,
+            turns: self.turns,
+            stride: self.stride,
+        };
+        let Scratch {
+            chains,
             place,
-            &mut chains[slot],
-            start,
-            p as usize,
-            d,
-        )
+            stop,
+            ..
+        } = &mut self.scratch;
+        walk(board, stop, place, &mut chains[slot], start, p, d)
     }
 
     /// Steps 1–3 for a new dot of colour `p` at `i`. True if some chain enclosed its seed (even one
     /// that only made a house).
+    #[inline(always)]
     fn find_captures(&mut self, i: usize, p: u8) -> bool {
+        // Most moves have fewer than two input points: tell that from the table, inlined in the
+        // caller, before anything else.
+        INPUTS[self.around(i, p).0 as usize].0 >= 2 && self.search_captures(i, p)
+    }
+
+    /// [`Dots::find_captures`] past the check that there are at least two input points.
+    #[inline(never)]
+    fn search_captures(&mut self, i: usize, p: u8) -> bool {
         let (inputs, n) = self.input_points(i, p);
-        if n < 2 {
-            return false;
-        }
         let mut limit = n - 1;
         let mut found = 0;
         for &(d, seed) in &inputs[..n] {
@@ -364,36 +496,39 @@ impl Dots {
     /// Step 3 for chain `slot` of colour `p`, flooding from `seed`. True if it made a base.
     fn enclose(&mut self, slot: usize, seed: usize, p: u8) -> bool {
         let ep = self.scratch.next_epoch();
-        for &(j, _, _) in self.scratch.chains[slot].points() {
+        for &j in self.scratch.chains[slot].points() {
             self.scratch.mark[j as usize] = ep;
         }
         let s = &mut self.scratch;
         let cells = &self.cells;
         let stride = self.stride;
         s.region.clear();
-        s.stack.clear();
         let (mut captured, mut freed) = (0i32, 0i32);
-        let floodable = |c: u8| c & BORDER == 0 && !is_bound(c, p);
-        if s.mark[seed] != ep && floodable(cells[seed]) {
-            s.mark[seed] = ep;
-            s.stack.push(seed as u32);
+        // Without branches (which points get flooded is unpredictable): `&` rather than `&&`, and
+        // every neighbour is written to the stack, its top raised only if it is taken. Each point
+        // is taken at most once, so the stack (as long as the board) never overflows.
+        let floodable = |c: u8| (c & BORDER == 0) & !is_bound(c, p);
+        let (mark, stack) = (&mut s.mark[..], &mut s.flood[..]);
+        let mut top = 0;
+        if (mark[seed] != ep) & floodable(cells[seed]) {
+            mark[seed] = ep;
+            stack[0] = seed as u32;
+            top = 1;
         }
-        while let Some(j) = s.stack.pop() {
-            let j = j as usize;
+        while top > 0 {
+            top -= 1;
+            let j = stack[top] as usize;
             s.region.push(j as u32);
             let c = cells[j];
-            if c & PUT != 0 {
-                if c & PLAYER != p {
-                    captured += 1;
-                } else if c & CAPTURED != 0 {
-                    freed += 1;
-                }
-            }
+            let (dot, own) = (c & PUT != 0, c & PLAYER == p);
+            captured += i32::from(dot & !own);
+            freed += i32::from(dot & own & (c & CAPTURED != 0));
             for k in [j - stride, j + stride, j - 1, j + 1] {
-                if s.mark[k] != ep && floodable(cells[k]) {
-                    s.mark[k] = ep;
-                    s.stack.push(k as u32);
-                }
+                let take = (mark[k] != ep) & floodable(cells[k]);
+                // `mark[k] = ep` if taken, by a mask (the compiler would branch on an `if`).
+                mark[k] ^= (mark[k] ^ ep) & u32::from(take).wrapping_neg();
+                stack[top] = k as u32;
+                top += usize::from(take);
             }
         }
         let region = std::mem::take(&mut self.scratch.region);
@@ -402,7 +537,7 @@ impl Dots {
             self.scores[p as usize] += captured;
             self.scores[(p ^ 1) as usize] -= freed;
             for k in 0..self.scratch.chains[slot].len {
-                let j = self.scratch.chains[slot].buf[k].0 as usize;
+                let j = self.scratch.chains[slot].buf[k] as usize;
                 let c = self.cells[j];
                 if c & BOUND == 0 {
                     self.set(j, c | BOUND);
@@ -500,7 +635,7 @@ impl Dots {
             Below,
         }
         let (px, py) = (i % self.stride, i / self.stride);
-        let side = |j: u32| {
+        let side = |j: u16| {
             let j = j as usize;
             let (x, y) = (j % self.stride, j / self.stride);
             if x > px {
@@ -518,7 +653,7 @@ impl Dots {
         let chain = self.scratch.chains[slot].points();
         let mut crossings = 0u32;
         let mut state = Side::Away;
-        for &(j, _, _) in chain {
+        for &j in chain {
             match side(j) {
                 Side::On => {}
                 Side::Away => state = Side::Away,
@@ -534,7 +669,7 @@ impl Dots {
             // Close the ring: compare with the first side met from the beginning.
             let first = chain
                 .iter()
-                .map(|&(j, _, _)| side(j))
+                .map(|&j| side(j))
                 .find(|&s| s != Side::On)
                 .unwrap_or(Side::Away);
             if first != Side::Away && first != state {

@@ -145,10 +145,13 @@ pub struct Dots {
     /// `(H + 2) * stride + 1` cells of [`cell`] flags: a padding row above and below.
     cells: Vec<u8>,
     /// Per point, bit `d` for direction `d`: the neighbour is a live dot of the first / second
-    /// player. Derived from `cells` (kept in step by `set` and `undo`), so left out of equality.
+    /// player, or padding (the bits of `edges`, merged in so that the walk loads one mask per
+    /// step). Derived from `cells` (kept in step by `set` and `undo`), so left out of equality.
     links: Vec<[u8; 2]>,
     /// Per point, bit `d` for direction `d`: the neighbour is padding.
     edges: Vec<u8>,
+    /// The walk's step table for this stride (shared, see [`capture::turns`]).
+    turns: &'static capture::Turns,
     /// Captures of each player (R11); may dip below zero only transiently.
     scores: [i32; 2],
     /// Number of legal points (R5).
@@ -240,6 +243,7 @@ impl Dots {
             cells: vec![0; len],
             links: vec![[0; 2]; len],
             edges: vec![0; len],
+            turns: capture::turns(stride),
             scores: [0; 2],
             free: 0,
             grounded: None,
@@ -247,6 +251,7 @@ impl Dots {
             log: Vec::with_capacity(points * 4),
             scratch: Scratch::new(len),
         };
+        // The first reset lays out the padding for `edges`; the second merges `edges` into `links`.
         pos.reset();
         for i in 0..len {
             if pos.cells[i] & BORDER == 0 {
@@ -257,6 +262,8 @@ impl Dots {
                 }
             }
         }
+        pos.reset();
+        pos.mark_padding();
         pos
     }
 
@@ -271,7 +278,9 @@ impl Dots {
         self.grounded = None;
         self.frames.clear();
         self.log.clear();
-        self.links.fill([0; 2]);
+        for (l, &e) in self.links.iter_mut().zip(&self.edges) {
+            *l = [e; 2];
+        }
         self.free = (w * h) as u32;
         for (x, y, p) in self.start_dots() {
             let i = self.index(x, y);
@@ -533,6 +542,8 @@ impl Game for Dots {
         }
     }
 
+    // Inlinable across crates: random playouts call it on every point.
+    #[inline]
     fn is_legal(&self, m: Move) -> bool {
         match m {
             Move::Ground => !self.is_over(),
