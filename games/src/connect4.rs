@@ -59,17 +59,7 @@ impl FromStr for Move {
     }
 }
 
-/// A move string of [`Connect4::from_moves`] that cannot be played; `ply` is the 1-based position
-/// of the offending character.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MovesError {
-    /// The character is not a column number.
-    #[error("move {ply}: {error}")]
-    Parse { ply: usize, error: ParseMoveError },
-    /// The column is off the board or full, or the game was already over.
-    #[error("move {ply}: {error}")]
-    Play { ply: usize, error: PlayError },
-}
+pub use crate::MovesError;
 
 /// A Connect Four position: the bitboards, the columns played (for [`Game::undo`]) and the outcome.
 ///
@@ -133,14 +123,12 @@ impl Connect4 {
     /// If the size is out of range, as [`Connect4::new`].
     pub fn from_moves(width: u8, height: u8, moves: &str) -> Result<Connect4, MovesError> {
         let mut pos = Connect4::new(width, height);
-        for (i, ch) in moves.char_indices() {
-            let ply = pos.ply() + 1;
-            let m: Move = moves[i..i + ch.len_utf8()]
-                .parse()
-                .map_err(|error| MovesError::Parse { ply, error })?;
-            pos.play(m)
-                .map_err(|error| MovesError::Play { ply, error })?;
-        }
+        crate::play_moves(
+            &mut pos,
+            moves
+                .char_indices()
+                .map(|(i, ch)| &moves[i..i + ch.len_utf8()]),
+        )?;
         Ok(pos)
     }
 

@@ -110,6 +110,37 @@ impl ParseMoveError {
     }
 }
 
+/// A list of moves that cannot be played from a position; `ply` is the 1-based number of the
+/// offending move in the list.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MovesError {
+    /// The word is not a move in the game's notation.
+    #[error("move {ply}: {error}")]
+    Parse { ply: usize, error: ParseMoveError },
+    /// The move is not legal there (off the board, taken, or after the end).
+    #[error("move {ply}: {error}")]
+    Play { ply: usize, error: PlayError },
+}
+
+/// Plays `moves` (each in the game's notation) in order on `pos`, checking each.
+///
+/// # Errors
+/// [`MovesError`] at the first move that does not parse or is not legal; the moves before it stay played.
+pub fn play_moves<'a, G: Game>(
+    pos: &mut G,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<(), MovesError> {
+    for (k, text) in moves.into_iter().enumerate() {
+        let ply = k + 1;
+        let m: G::Move = text
+            .parse()
+            .map_err(|error| MovesError::Parse { ply, error })?;
+        pos.play(m)
+            .map_err(|error| MovesError::Play { ply, error })?;
+    }
+    Ok(())
+}
+
 /// Why a well-formed move cannot be played in a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {

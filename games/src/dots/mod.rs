@@ -72,17 +72,7 @@ impl Point {
     }
 }
 
-/// A move list given to [`Dots::from_moves`] that cannot be played; `ply` is the 1-based number of
-/// the offending move in the list.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MovesError {
-    /// The word is not a move.
-    #[error("move {ply}: {error}")]
-    Parse { ply: usize, error: ParseMoveError },
-    /// The move is off the board, on a taken point, or after the end.
-    #[error("move {ply}: {error}")]
-    Play { ply: usize, error: PlayError },
-}
+pub use crate::MovesError;
 
 /// One played move and what undoing it restores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,14 +314,7 @@ impl Dots {
         moves: &str,
     ) -> Result<Dots, MovesError> {
         let mut pos = Dots::new(width, height, start);
-        for (k, word) in moves.split_whitespace().enumerate() {
-            let ply = k + 1;
-            let m: Move = word
-                .parse()
-                .map_err(|error| MovesError::Parse { ply, error })?;
-            pos.play(m)
-                .map_err(|error| MovesError::Play { ply, error })?;
-        }
+        crate::play_moves(&mut pos, moves.split_whitespace())?;
         Ok(pos)
     }
 
