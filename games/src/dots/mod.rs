@@ -34,7 +34,7 @@ use std::fmt;
 pub use crate::spec::DotsStart as Start;
 pub use notation::Move;
 
-use crate::{Game, GameSpec, Outcome, ParseMoveError, PlayError, Player};
+use crate::{Game, GameSpec, Outcome, PlayError, Player};
 use capture::Scratch;
 use cell::{is_free, is_live, BORDER, CAPTURED, HOUSE, PLAYER, PUT};
 
