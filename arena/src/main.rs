@@ -64,6 +64,10 @@ enum Command {
         /// Bare pipe round trips to time.
         #[arg(long, default_value_t = 20000)]
         round_trips: usize,
+        /// Run on a multi-threaded runtime with this many worker threads instead of the single-threaded
+        /// one `arena run` uses (to compare the two).
+        #[arg(long)]
+        worker_threads: Option<usize>,
     },
 }
 
@@ -88,9 +92,22 @@ fn main() -> ExitCode {
             },
             concurrency,
         ),
-        Command::Bench { games, round_trips } => runtime()
-            .and_then(|rt| rt.block_on(arena::bench::run(games, round_trips)))
-            .map(|()| ExitCode::SUCCESS),
+        Command::Bench {
+            games,
+            round_trips,
+            worker_threads,
+        } => {
+            let rt = match worker_threads {
+                None => runtime(),
+                Some(n) => tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(n.max(1))
+                    .enable_all()
+                    .build()
+                    .context("starting the async runtime"),
+            };
+            rt.and_then(|rt| rt.block_on(arena::bench::run(games, round_trips)))
+                .map(|()| ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,
