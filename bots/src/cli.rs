@@ -14,7 +14,14 @@ use crate::random::RandomEngine;
 
 /// The names of the bots this crate serves, for `arena bot <name>`, configs' `builtin` and error messages.
 /// Adding a bot: its name here, one arm in [`run`], and `src/bin/<name>.rs`.
-pub const BOT_NAMES: &[&str] = &["random", "faulty"];
+pub const BOT_NAMES: &[&str] = &[
+    "random",
+    "faulty",
+    "minimax",
+    "alphabeta",
+    "ttt-boardvalue",
+    "c4-solver",
+];
 
 /// Flags common to every bot, plus the fault flags of `faulty`.
 #[derive(Debug, Parser)]
@@ -115,6 +122,10 @@ pub fn run(name: &str, args: &[String]) -> ExitCode {
     // One line per bot: its name and the engine that serves it.
     let result = match name {
         "random" => drive(RandomEngine::default(), &parsed),
+        "minimax" => drive(crate::minimax::MinimaxEngine::default(), &parsed),
+        "alphabeta" => drive(crate::alphabeta::AlphaBetaEngine::default(), &parsed),
+        "ttt-boardvalue" => drive(crate::boardvalue::BoardValueEngine::default(), &parsed),
+        "c4-solver" => drive(crate::c4_solver::C4Solver::default(), &parsed),
         "faulty" => run_faulty(&parsed),
         _ => Err(format!(
             "unknown bot {name:?}; known: {}",

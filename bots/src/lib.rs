@@ -5,8 +5,14 @@
 //! - [`random`], [`faulty`]: the bots of this crate so far.
 //! - [`cli`]: the command line every bot executable shares; `arena bot <name>` calls [`cli::run`].
 
+pub mod alphabeta;
+pub mod boardvalue;
+pub mod c4_solver;
 pub mod cli;
 pub mod engine;
+pub mod eval;
 pub mod faulty;
+pub mod minimax;
 pub mod protocol;
 pub mod random;
+pub mod search;

@@ -1,0 +1,152 @@
+//! `cargo bench -p bots --bench search`: nodes per second of plain minimax and of alpha-beta on fixed
+//! positions of each game at fixed depths, and the node ratio minimax : alpha-beta at equal depth
+//! (seed `001_a997fca1c543fbab.txt`: alpha-beta "sometimes allows twice the depth for the same work").
+//!
+//! Before the timings it prints one table, the benchmark's signature in Stockfish's sense: the nodes of
+//! each search (exact, machine-independent: a search change that changes a count shows at once) and
+//! the ratio. Criterion then times each search; its throughput line is nodes per second.
+
+use std::hint::black_box;
+
+use bots::eval::StandardEval;
+use bots::search;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use games::dots::Start;
+use games::{Connect4, Dots, Game, TicTacToe};
+use rand::SeedableRng;
+
+/// One benchmark position: a name, the position, the depth in plies.
+struct Case<G> {
+    name: &'static str,
+    pos: G,
+    depth: u32,
+}
+
+fn ttt() -> Case<TicTacToe> {
+    Case {
+        name: "tictactoe 3x3 empty (full depth)",
+        pos: TicTacToe::default(),
+        depth: 9,
+    }
+}
+
+fn connect4() -> Case<Connect4> {
+    Case {
+        name: "connect4 7x6 after 4453",
+        pos: Connect4::from_moves(7, 6, "4453").unwrap(),
+        depth: 7,
+    }
+}
+
+fn dots() -> Case<Dots> {
+    let pos = Dots::from_moves(
+        12,
+        12,
+        Start::Cross,
+        "5-5 8-8 5-8 8-5 4-6 9-7 6-4 7-9 4-7 9-6",
+    )
+    .unwrap();
+    Case {
+        name: "dots 12x12 cross after 10 plies",
+        pos,
+        depth: 3,
+    }
+}
+
+/// Nodes of minimax and alpha-beta on `case`, after checking that they agree on the value.
+fn counts<G: Game>(case: &Case<G>) -> (u64, u64) {
+    let eval = StandardEval::new(&case.pos, &Default::default());
+    let (mm, mm_nodes) = search::minimax_value(&mut case.pos.clone(), &eval, case.depth);
+    let (ab, ab_nodes) = search::alpha_beta_value(&mut case.pos.clone(), &eval, case.depth);
+    assert_eq!(mm, ab, "{}: minimax and alpha-beta disagree", case.name);
+    (mm_nodes, ab_nodes)
+}
+
+/// The deepest alpha-beta search of `case` that costs no more nodes than minimax at `case.depth`,
+/// and whether it covers the whole game tree (a deeper search would visit the same nodes).
+fn same_work_depth<G: Game>(case: &Case<G>, budget: u64) -> (u32, bool) {
+    let eval = StandardEval::new(&case.pos, &Default::default());
+    let mut depth = case.depth;
+    let mut nodes = search::alpha_beta_value(&mut case.pos.clone(), &eval, depth).1;
+    loop {
+        let (_, deeper) = search::alpha_beta_value(&mut case.pos.clone(), &eval, depth + 1);
+        if deeper == nodes {
+            return (depth, true);
+        }
+        if deeper > budget {
+            return (depth, false);
+        }
+        depth += 1;
+        nodes = deeper;
+    }
+}
+
+/// Nodes of iterative deepening to `case.depth` (all iterations; the root shuffle seeded with 1).
+fn id_nodes<G: Game>(case: &Case<G>) -> u64 {
+    let eval = StandardEval::new(&case.pos, &Default::default());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let budget = search::Budget::fixed_depth(case.depth);
+    search::iterative_deepening(&case.pos, &eval, &budget, &mut rng, &mut |_| {}).nodes
+}
+
+fn signature_row<G: Game>(case: &Case<G>) {
+    let (mm, ab) = counts(case);
+    let id = id_nodes(case);
+    let (depth, whole) = same_work_depth(case, mm);
+    println!(
+        "{:<34} depth {:>2}  minimax {:>10} nodes  alpha-beta {:>9} nodes  ratio {:>6.1}  \
+         iterative deepening {:>9} nodes  alpha-beta depth for the same work {:>2}{}",
+        case.name,
+        case.depth,
+        mm,
+        ab,
+        mm as f64 / ab as f64,
+        id,
+        depth,
+        if whole { " (the whole tree)" } else { "" }
+    );
+}
+
+fn bench_case<G: Game>(c: &mut Criterion, case: &Case<G>) {
+    let (mm_nodes, ab_nodes) = counts(case);
+    let eval = StandardEval::new(&case.pos, &Default::default());
+    let mut group = c.benchmark_group(case.name);
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(mm_nodes));
+    group.bench_function(BenchmarkId::new("minimax", case.depth), |b| {
+        b.iter(|| {
+            search::minimax_value(
+                black_box(&mut case.pos.clone()),
+                &eval,
+                black_box(case.depth),
+            )
+        })
+    });
+    group.throughput(Throughput::Elements(ab_nodes));
+    group.bench_function(BenchmarkId::new("alphabeta", case.depth), |b| {
+        b.iter(|| {
+            search::alpha_beta_value(
+                black_box(&mut case.pos.clone()),
+                &eval,
+                black_box(case.depth),
+            )
+        })
+    });
+    group.finish();
+}
+
+fn searches(c: &mut Criterion) {
+    println!(
+        "Search signature (nodes at fixed depth; ratio = minimax / alpha-beta; iterative deepening = \
+         alpha-beta over depths 1..d with the previous PV first):"
+    );
+    signature_row(&ttt());
+    signature_row(&connect4());
+    signature_row(&dots());
+    bench_case(c, &ttt());
+    bench_case(c, &connect4());
+    bench_case(c, &dots());
+}
+
+criterion_group!(benches, searches);
+criterion_main!(benches);

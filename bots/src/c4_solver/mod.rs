@@ -1,0 +1,500 @@
+//! `c4-solver`: a Connect Four solver that plays perfectly whenever it can prove the position in
+//! time, and the `arena solve connect4` command ([`solve_lines`]).
+//!
+//! Built on Pascal Pons's "Solving Connect 4" (blog.gamesolver.org, parts 1–12): bitboards, negamax
+//! with alpha-beta, a transposition table, null-window narrowing of the score, forced moves and
+//! threat-count move ordering; the additions are listed in [`solver`]. No opening book.
+//!
+//! - [`board`]: the `u64` position, for any size with `W * (H + 1) <= 64`, 7 × 6 with constant masks;
+//! - [`tt`]: the transposition table (both bounds, best move, big-work replacement);
+//! - [`solver`]: the exact search and the root's narrowing;
+//! - [`heuristic`]: the depth-limited search for positions not proved in time;
+//! - [`fallback`]: a plain alpha-beta for the boards that do not fit 64 bits (8 × 8, 9 × 7, …).
+//!
+//! ```
+//! use bots::c4_solver::solve_lines;
+//!
+//! let mut out = Vec::new();
+//! solve_lines("2252576253462244111563365343671351441 -1\n".as_bytes(), &mut out).unwrap();
+//! let line = String::from_utf8(out).unwrap();
+//! assert!(line.starts_with("2252576253462244111563365343671351441 -1 "));
+//! ```
+
+pub mod board;
+pub mod fallback;
+pub mod heuristic;
+pub mod solver;
+pub mod tt;
+
+use std::any::Any;
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use games::connect4::Move as C4Move;
+use games::{Connect4, Game};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
+use board::{AnySize, Board, Geometry, Std7x6};
+use heuristic::{Heuristic, PROVED};
+use solver::{Budget, Solved, Solver, SOLVE_HASH_MB};
+
+/// Solves each position of `input` and writes one line per position to `output`:
+/// `<moves> <score> <nodes> <µs>`.
+///
+/// Input: one position per line in Pons's notation, the columns played from the empty 7 × 6 board
+/// (`1`–`7`), optionally followed by a space and anything else (the expected score of Pons's test
+/// files, ignored). Blank lines are skipped. `<score>` is Pons's: positive when the side to move wins,
+/// 22 − the number of stones the winner has played at the end; negative for a loss; 0 for a draw.
+/// `<nodes>` counts the positions searched, as Pons does; `<µs>` is the wall-clock time of the
+/// search. The table is cleared before each position, so each line stands alone. A line that is not a
+/// legal, unfinished position gets `<moves> invalid: <reason>` instead.
+///
+/// # Errors
+/// I/O errors only.
+pub fn solve_lines(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut solver = Solver::new(Std7x6, SOLVE_HASH_MB);
+    for line in input.lines() {
+        let line = line?;
+        let Some(moves) = line.split_whitespace().next() else {
+            continue;
+        };
+        match Board::from_moves(Std7x6, moves) {
+            Ok(b) if b.moves() < 42 => {
+                solver.clear();
+                solver.reset_nodes();
+                let start = Instant::now();
+                let score = solver.score(&b);
+                let us = start.elapsed().as_micros();
+                writeln!(output, "{moves} {score} {} {us}", solver.nodes())?;
+            }
+            Ok(_) => writeln!(output, "{moves} invalid: the board is full")?,
+            Err(e) => writeln!(output, "{moves} invalid: {e}")?,
+        }
+    }
+    output.flush()
+}
+
+/// Default and bounds of the `hash_mb` option, MiB.
+pub const DEFAULT_HASH_MB: i64 = 16;
+const MAX_HASH_MB: i64 = 4096;
+
+/// Time per move when `go` gives no limit at all, ms.
+const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// The `c4-solver` engine.
+///
+/// Plays Connect Four of any size the rules allow:
+/// - when `W * (H + 1) <= 64` (7 × 6 and most others), it first looks for a proof: if the position is
+///   solved within the limits it plays a move of the best exact score (the quickest win, the latest
+///   loss); otherwise a proved win if the narrowing found one, else the best move of the deepest
+///   completed heuristic iteration ([`heuristic`]);
+/// - on the bigger boards it plays a plain alpha-beta ([`fallback`]).
+///
+/// Other games are refused: [`choose`](Engine::choose) returns `None`, which the protocol loop answers
+/// with `info string error: no legal move` and `bestmove (none)`.
+///
+/// Limits: `movetime`, or a share of the clock (`p1time`/`p2time` and increments); `depth` caps the
+/// heuristic search (a full solve is attempted only when it reaches the end of the game); `nodes`
+/// caps the total. With no limit at all it thinks 1 s.
+///
+/// Reports: `info depth D score S nodes N time T`. A proved result has `depth` = the empty squares
+/// and `score` = 1000 × Pons's score (0 for a draw); heuristic iterations have |`score`| < 1000
+/// unless they found a forced result inside their horizon.
+///
+/// Options: `hash_mb` (spin, default 16): the transposition table, MiB, kept across the moves of a
+/// game; `seed` (spin, default 0): 0 plays deterministically, another value picks at random among
+/// the moves that tie for best (exactly, when solved).
+pub struct C4Solver {
+    hash_mb: usize,
+    seed: u64,
+    rng: ChaCha8Rng,
+    std: Option<Solver<Std7x6>>,
+    any: Option<Solver<AnySize>>,
+}
+
+impl Default for C4Solver {
+    fn default() -> Self {
+        C4Solver {
+            hash_mb: DEFAULT_HASH_MB as usize,
+            seed: 0,
+            rng: ChaCha8Rng::seed_from_u64(0),
+            std: None,
+            any: None,
+        }
+    }
+}
+
+impl C4Solver {
+    /// The engine with a table of `hash_mb` MiB and `seed`.
+    pub fn new(hash_mb: usize, seed: u64) -> Self {
+        C4Solver {
+            hash_mb,
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            ..C4Solver::default()
+        }
+    }
+
+    /// The column (0-based) to play in `pos`, which is not over.
+    pub fn choose_connect4(
+        &mut self,
+        pos: &Connect4,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<u32> {
+        if pos.outcome().is_some() {
+            return None;
+        }
+        let start = Instant::now();
+        let (w, h) = (u32::from(pos.width()), u32::from(pos.height()));
+        let empties = w * h - pos.ply() as u32;
+        let budget = Budget {
+            nodes: limits.nodes,
+            deadline: time_budget(limits, empties).map(|d| start + d),
+        };
+        let depth_limit = limits.depth.unwrap_or(u32::MAX);
+        let seeded = self.seed != 0;
+        if w == 7 && h == 6 {
+            let b = Board::from_game(Std7x6, pos)?;
+            let solver = self
+                .std
+                .get_or_insert_with(|| Solver::new(Std7x6, self.hash_mb));
+            let rng = seeded.then_some(&mut self.rng);
+            return play(solver, &b, budget, depth_limit, start, rng, info);
+        }
+        if let Some(g) = AnySize::new(w, h) {
+            let b = Board::from_game(g, pos)?;
+            if self.any.as_ref().is_none_or(|s| s.geom() != g) {
+                self.any = Some(Solver::new(g, self.hash_mb));
+            }
+            let solver = self.any.as_mut()?;
+            let rng = seeded.then_some(&mut self.rng);
+            return play(solver, &b, budget, depth_limit, start, rng, info);
+        }
+        fallback::choose(pos, budget, depth_limit, &mut |depth, score, nodes| {
+            info(&SearchInfo {
+                depth,
+                score: i64::from(score),
+                nodes,
+                time_ms: start.elapsed().as_millis() as u64,
+                pv: Vec::new(),
+            })
+        })
+    }
+}
+
+/// How long to think: `movetime` less a safety margin, else a share of the clock that grows as the
+/// game nears its end (the solver needs the time least at the start, where it cannot prove anything,
+/// and at the very end, where proofs are instant), else nothing when only depth or nodes are limited.
+fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
+    let ms = if let Some(mt) = limits.movetime_ms {
+        mt.saturating_sub(mt / 20 + 5).max(1)
+    } else if let Some(clock) = limits.time_ms {
+        let own_moves_left = u64::from(empties.div_ceil(2)).clamp(2, 16);
+        let inc = limits.inc_ms.unwrap_or(0);
+        let share = clock / own_moves_left + inc * 3 / 4;
+        share.min(clock / 2).saturating_sub(10).max(1)
+    } else if limits.depth.is_some() || limits.nodes.is_some() {
+        return None;
+    } else {
+        DEFAULT_MOVETIME_MS
+    };
+    Some(Duration::from_millis(ms))
+}
+
+/// A deadline for a phase: `fraction` of the time `total` has left (the caller sets the nodes).
+fn phase(total: Budget, start: Instant, fraction: f64) -> Budget {
+    Budget {
+        nodes: None,
+        deadline: total.deadline.map(|d| {
+            let now = Instant::now().max(start);
+            now + d.saturating_duration_since(now).mul_f64(fraction)
+        }),
+    }
+}
+
+fn report(
+    info: &mut dyn FnMut(&SearchInfo),
+    start: Instant,
+    depth: u32,
+    score: i32,
+    nodes: u64,
+    best: u32,
+) {
+    info(&SearchInfo {
+        depth,
+        score: i64::from(score),
+        nodes,
+        time_ms: start.elapsed().as_millis() as u64,
+        pv: vec![(best + 1).to_string()],
+    });
+}
+
+/// The move for `b`: immediate wins and forced moves first, then a short solve, a heuristic search,
+/// and the solve again with the rest of the budget (the table keeps what the first attempt proved).
+fn play<G: Geometry>(
+    solver: &mut Solver<G>,
+    b: &Board<G>,
+    budget: Budget,
+    depth_limit: u32,
+    start: Instant,
+    rng: Option<&mut ChaCha8Rng>,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Option<u32> {
+    let geom = b.geom();
+    let empties = b.empty_squares();
+    let sq = geom.squares() as i32;
+    let n = b.moves() as i32;
+    let legal: Vec<u32> = (0..geom.width()).filter(|&c| b.can_play(c)).collect();
+    if legal.is_empty() {
+        return None;
+    }
+    solver.age();
+    solver.reset_nodes();
+
+    // Step 1. A win now, or nothing but losses, or a single move that does not lose at once.
+    if let Some(c) = legal.iter().copied().find(|&c| b.is_winning_col(c)) {
+        report(info, start, 1, PROVED * ((sq + 1 - n) / 2), 1, c);
+        return Some(c);
+    }
+    let safe = b.possible_non_losing_moves();
+    let safe_cols: Vec<u32> = legal
+        .iter()
+        .copied()
+        .filter(|&c| safe & geom.column(c) != 0)
+        .collect();
+    if safe_cols.is_empty() {
+        // Every move loses at once; block one of the threats anyway.
+        let threats = b.opponent_winning_spots() & b.possible();
+        let c = legal
+            .iter()
+            .copied()
+            .find(|&c| threats & geom.column(c) != 0)
+            .unwrap_or(legal[0]);
+        report(info, start, 2, -PROVED * ((sq - n) / 2), 1, c);
+        return Some(c);
+    }
+    if safe_cols.len() == 1 {
+        report(info, start, 1, 0, 1, safe_cols[0]);
+        return Some(safe_cols[0]);
+    }
+
+    // Step 2. A quick solve: most positions after the opening are proved in milliseconds.
+    let may_solve = depth_limit >= empties;
+    let mut partial = None;
+    if may_solve {
+        match solver.solve(
+            b,
+            Budget {
+                nodes: budget.nodes.map(|n| n / 10),
+                ..phase(budget, start, 0.1)
+            },
+        ) {
+            Solved::Exact { score, best } => {
+                return solved(solver, b, score, best, budget, start, rng, info);
+            }
+            p => partial = Some(p),
+        }
+    }
+
+    // Step 3. The heuristic move, by iterative deepening.
+    let mut heuristic = Heuristic::new(geom);
+    let solver_used = solver.nodes();
+    let h_budget = Budget {
+        nodes: budget.nodes.map(|n| {
+            let left = n.saturating_sub(solver_used);
+            if may_solve {
+                left * 7 / 20
+            } else {
+                left
+            }
+        }),
+        ..phase(budget, start, if may_solve { 0.35 } else { 1.0 })
+    };
+    let mut last = None;
+    for depth in 1..=depth_limit.min(empties) {
+        let first = last.as_ref().map(|it: &heuristic::Iteration| it.best);
+        match heuristic.search_root(b, depth, first, h_budget) {
+            Some(it) => {
+                report(
+                    info,
+                    start,
+                    depth,
+                    it.score,
+                    solver.nodes() + heuristic.nodes(),
+                    it.best,
+                );
+                let done = it.score.abs() >= PROVED;
+                last = Some(it);
+                if done {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+
+    // Step 4. The solve again, with what is left.
+    if may_solve {
+        let used = solver.nodes() + heuristic.nodes();
+        let rest = Budget {
+            nodes: budget.nodes.map(|n| n.saturating_sub(heuristic.nodes())),
+            deadline: budget.deadline,
+        };
+        if budget.nodes.is_none_or(|n| used < n) {
+            match solver.solve(b, rest) {
+                Solved::Exact { score, best } => {
+                    return solved(solver, b, score, best, rest, start, rng, info);
+                }
+                p => partial = Some(p),
+            }
+        }
+    }
+
+    // Step 5. Not proved: a move proved to win (or to draw when nothing better is possible), else
+    // the heuristic's.
+    if let Some(Solved::Partial {
+        lower,
+        upper,
+        best: Some(c),
+    }) = partial
+    {
+        if lower > 0 || (lower == 0 && upper == 0) {
+            report(info, start, empties, PROVED * lower, solver.nodes(), c);
+            return Some(c);
+        }
+    }
+    let it = last?;
+    let mut c = it.best;
+    if let (Some(rng), false) = (rng, it.ties.is_empty()) {
+        let k = rng.random_range(0..=it.ties.len());
+        if k > 0 {
+            c = it.ties[k - 1];
+        }
+    }
+    Some(c)
+}
+
+/// The move once `b` is solved with `score`: `best` if the narrowing named it, else the first column
+/// that reaches the score; with a generator, a random one among all that do.
+#[allow(clippy::too_many_arguments)]
+fn solved<G: Geometry>(
+    solver: &mut Solver<G>,
+    b: &Board<G>,
+    score: i32,
+    best: Option<u32>,
+    budget: Budget,
+    start: Instant,
+    rng: Option<&mut ChaCha8Rng>,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Option<u32> {
+    let geom = b.geom();
+    let safe = b.possible_non_losing_moves();
+    let candidates: Vec<u32> = (0..geom.width())
+        .filter(|&c| safe & geom.column(c) != 0)
+        .collect();
+    let mut choice = best;
+    if choice.is_none() {
+        // Unlimited: a null-window search per column, with the table warm.
+        choice = candidates
+            .iter()
+            .copied()
+            .find(|&c| solver.move_reaches(b, c, score, Budget::UNLIMITED) == Some(true));
+    }
+    let mut choice = choice.or(candidates.first().copied())?;
+    if let Some(rng) = rng {
+        let mut ties = vec![choice];
+        for &c in &candidates {
+            if c != choice && solver.move_reaches(b, c, score, budget) == Some(true) {
+                ties.push(c);
+            }
+        }
+        choice = ties[rng.random_range(0..ties.len())];
+    }
+    report(
+        info,
+        start,
+        b.empty_squares(),
+        PROVED * score,
+        solver.nodes(),
+        choice,
+    );
+    Some(choice)
+}
+
+impl Engine for C4Solver {
+    fn name(&self) -> String {
+        "c4-solver".into()
+    }
+
+    fn options(&self) -> Vec<EngineOption> {
+        vec![
+            EngineOption {
+                name: "hash_mb".into(),
+                kind: OptionKind::Spin {
+                    default: DEFAULT_HASH_MB,
+                    min: 1,
+                    max: MAX_HASH_MB,
+                },
+            },
+            EngineOption {
+                name: "seed".into(),
+                kind: OptionKind::Spin {
+                    default: 0,
+                    min: 0,
+                    max: i64::MAX,
+                },
+            },
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let spec = self
+            .options()
+            .into_iter()
+            .find(|o| o.name == name)
+            .ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let v = spec.parse(value)?.unwrap_or(0);
+        match name {
+            "hash_mb" => {
+                let mb = v as usize;
+                if mb != self.hash_mb {
+                    self.hash_mb = mb;
+                    // Allocated again on the next move.
+                    self.std = None;
+                    self.any = None;
+                }
+            }
+            _ => {
+                self.seed = v as u64;
+                self.rng = ChaCha8Rng::seed_from_u64(self.seed);
+            }
+        }
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        if let Some(s) = &mut self.std {
+            s.clear();
+        }
+        if let Some(s) = &mut self.any {
+            s.clear();
+        }
+        self.rng = ChaCha8Rng::seed_from_u64(self.seed);
+    }
+
+    /// Refuses every game but Connect Four (returns `None`).
+    fn choose<G: Game>(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<G::Move> {
+        let c4 = (pos as &dyn Any).downcast_ref::<Connect4>()?;
+        let col = self.choose_connect4(c4, limits, info)?;
+        let m = C4Move::new(u8::try_from(col).ok()?);
+        (&m as &dyn Any).downcast_ref::<G::Move>().copied()
+    }
+}

@@ -1,0 +1,186 @@
+//! Dots evaluation: the capture difference (seed `000_71d76f5b75d0c15c.txt`: `kill2 − kill1`, here
+//! through [`Game::score`]) weighted by `dots_captures`, plus a tiny reach term `dots_mobility`: legal
+//! points next to own live dots minus those next to the enemy's (seed `002_d88c0e1c38cad7fe.txt`'s
+//! "mobility" knowledge).
+//!
+//! The search tries only legal points next to a dot (any colour, 8-neighbourhood), in the spirit of
+//! seed 000's play range (the rectangle around the dots plus one): a point far from every dot cannot
+//! take part in a capture within a few plies. With no dot on the board every legal point is tried.
+//! `ground` is never tried (it is not a listed move either; see [`games::Dots`]).
+
+use std::cell::RefCell;
+
+use games::dots::{Move, Point};
+use games::{Dots, Game, Player};
+
+use super::Weights;
+use crate::search::Score;
+
+/// Cell codes of the scratch grid.
+const LEGAL: u8 = 0;
+const DEAD: u8 = 1;
+const LIVE: [u8; 2] = [2, 3];
+const CAPTURED: u8 = 4;
+const PAD: u8 = 5;
+
+/// A padded copy of the board, refilled for each call (the search is single-threaded).
+#[derive(Debug)]
+pub struct DotsEval {
+    width: usize,
+    height: usize,
+    grid: RefCell<Vec<u8>>,
+}
+
+impl DotsEval {
+    /// Scratch space for `pos`'s board size.
+    pub fn new(pos: &Dots) -> DotsEval {
+        let (w, h) = (usize::from(pos.width()), usize::from(pos.height()));
+        DotsEval {
+            width: w,
+            height: h,
+            grid: RefCell::new(vec![PAD; (w + 2) * (h + 2)]),
+        }
+    }
+
+    fn index(&self, x: usize, y: usize) -> usize {
+        y * (self.width + 2) + x
+    }
+
+    fn neighbours(&self, i: usize) -> [usize; 8] {
+        let s = self.width + 2;
+        [
+            i - s - 1,
+            i - s,
+            i - s + 1,
+            i - 1,
+            i + 1,
+            i + s - 1,
+            i + s,
+            i + s + 1,
+        ]
+    }
+
+    fn fill(&self, pos: &Dots, grid: &mut [u8]) {
+        for (x, y, p) in pos.points() {
+            grid[self.index(usize::from(x), usize::from(y))] = match p {
+                Point::Empty | Point::House(_) => LEGAL,
+                Point::Dead(_) => DEAD,
+                Point::Dot(p) => LIVE[p.index()],
+                Point::Captured(_) => CAPTURED,
+            };
+        }
+    }
+
+    /// `Σ Kᵢ·Zᵢ` for the player to move of `pos`.
+    pub fn evaluate(&self, pos: &Dots, w: &Weights) -> Score {
+        let me = pos.turn();
+        let [a, b] = pos.score().unwrap_or([0, 0]);
+        let (own, opp) = match me {
+            Player::First => (a, b),
+            Player::Second => (b, a),
+        };
+        let mut s = w.dots_captures * (own as Score - opp as Score);
+        if w.dots_mobility != 0 {
+            let mut grid = self.grid.borrow_mut();
+            self.fill(pos, &mut grid);
+            let mut reach = [0 as Score; 2];
+            for y in 1..=self.height {
+                for x in 1..=self.width {
+                    let i = self.index(x, y);
+                    if grid[i] != LEGAL {
+                        continue;
+                    }
+                    let around = self.neighbours(i);
+                    for p in 0..2 {
+                        if around.iter().any(|&j| grid[j] == LIVE[p]) {
+                            reach[p] += 1;
+                        }
+                    }
+                }
+            }
+            s += w.dots_mobility * (reach[me.index()] - reach[me.opponent().index()]);
+        }
+        s
+    }
+
+    /// The legal points next to a dot of either colour, in the order of [`Game::legal_moves`]; every
+    /// legal point when there is no such point.
+    pub fn moves(&self, pos: &Dots, out: &mut Vec<Move>) {
+        let mut grid = self.grid.borrow_mut();
+        self.fill(pos, &mut grid);
+        let before = out.len();
+        for y in (1..=self.height).rev() {
+            for x in 1..=self.width {
+                let i = self.index(x, y);
+                if grid[i] == LEGAL
+                    && self
+                        .neighbours(i)
+                        .iter()
+                        .any(|&j| matches!(grid[j], 2 | 3 | CAPTURED))
+                {
+                    out.push(Move::Put {
+                        x: x as u8,
+                        y: y as u8,
+                    });
+                }
+            }
+        }
+        if out.len() == before {
+            pos.legal_moves_into(out);
+        }
+    }
+
+    /// Contact first: the number of live dots of either colour around the point (8-neighbourhood).
+    pub fn order_key(&self, pos: &Dots, m: Move) -> i32 {
+        let Move::Put { x, y } = m else {
+            return i32::MIN;
+        };
+        let mut n = 0;
+        for dy in -1i32..=1 {
+            for dx in -1i32..=1 {
+                let (nx, ny) = (i32::from(x) + dx, i32::from(y) + dy);
+                if (dx, dy) != (0, 0)
+                    && (1..=255).contains(&nx)
+                    && (1..=255).contains(&ny)
+                    && matches!(pos.point(nx as u8, ny as u8), Some(Point::Dot(_)))
+                {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::dots::Start;
+
+    #[test]
+    fn only_points_next_to_a_dot_are_searched() {
+        let pos = Dots::new(8, 8, Start::Cross);
+        let e = DotsEval::new(&pos);
+        let mut moves = Vec::new();
+        e.moves(&pos, &mut moves);
+        // The cross is a 2×2 square: its ring of neighbours has 4 × 4 − 4 = 12 points.
+        assert_eq!(moves.len(), 12);
+        assert!(moves.iter().all(|&m| pos.is_legal(m)));
+        let empty = Dots::new(8, 8, Start::Empty);
+        moves.clear();
+        e.moves(&empty, &mut moves);
+        assert_eq!(moves.len(), 64);
+    }
+
+    #[test]
+    fn a_capture_counts_for_the_capturer() {
+        // Blue (first) surrounds Red's dot on 5-5 (the example of games::dots); Red is to move.
+        let pos = Dots::from_moves(8, 8, Start::Empty, "5-6 5-5 4-5 1-1 6-5 1-8 5-4").unwrap();
+        let e = DotsEval::new(&pos);
+        let w = Weights {
+            dots_mobility: 0,
+            ..Weights::default()
+        };
+        assert_eq!(e.evaluate(&pos, &w), -100);
+    }
+}
