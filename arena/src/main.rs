@@ -56,6 +56,12 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Solve positions: `arena solve connect4` reads positions in Pascal Pons's notation (column digits
+    /// 1–7, one position per line) on stdin and prints `position score nodes µs` for each.
+    Solve {
+        /// The game: only connect4 (7×6) for now.
+        game: String,
+    },
     /// Measure tournament throughput and the arena's overhead per move against a bare pipe round trip.
     Bench {
         /// Games per measured tournament.
@@ -76,6 +82,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bot { name, args } => return bots::cli::run(&name, &args),
         Command::Check { configs } => check(&configs),
+        Command::Solve { game } => solve(&game),
         Command::Run {
             configs,
             fresh,
@@ -131,6 +138,21 @@ fn load(path: &Path) -> Result<Plan> {
     let config = Config::load(path)?;
     let exe = std::env::current_exe().context("finding the arena executable for builtin bots")?;
     Ok(Plan::new(&config, path, &exe)?)
+}
+
+fn solve(game: &str) -> Result<ExitCode> {
+    anyhow::ensure!(
+        game == "connect4",
+        "arena solve knows only connect4 (7×6), not {game:?}"
+    );
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    match bots::c4_solver::solve_lines(stdin, stdout) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        other => other
+            .context("solving positions")
+            .map(|()| ExitCode::SUCCESS),
+    }
 }
 
 fn check(configs: &[PathBuf]) -> Result<ExitCode> {
