@@ -68,10 +68,10 @@ struct Fallback {
 impl Fallback {
     fn negamax(&mut self, pos: &mut Connect4, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
+        if let Some(limit) = self.budget.nodes {
+            self.aborted |= self.nodes > limit;
+        }
         if self.nodes & 1023 == 0 {
-            if let Some(limit) = self.budget.nodes {
-                self.aborted |= self.nodes >= limit;
-            }
             if let Some(deadline) = self.budget.deadline {
                 self.aborted |= Instant::now() >= deadline;
             }

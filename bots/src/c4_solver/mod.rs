@@ -366,7 +366,14 @@ fn play<G: Geometry>(
             return Some(c);
         }
     }
-    let it = last?;
+    let Some(it) = last else {
+        // Not even depth 1 in time: the safe move nearest the centre.
+        let centre = (geom.width() - 1) as i32;
+        return safe_cols
+            .iter()
+            .copied()
+            .min_by_key(|&c| (2 * c as i32 - centre).abs());
+    };
     let mut c = it.best;
     if let (Some(rng), false) = (rng, it.ties.is_empty()) {
         let k = rng.random_range(0..=it.ties.len());
@@ -476,8 +483,14 @@ impl Engine for C4Solver {
     }
 
     fn new_game(&mut self) {
-        if let Some(s) = &mut self.std {
-            s.clear();
+        // Most games are 7 x 6: allocate that table now, outside any clock.
+        match &mut self.std {
+            Some(s) => s.clear(),
+            None => {
+                let mut s = Solver::new(Std7x6, self.hash_mb);
+                s.prefault();
+                self.std = Some(s);
+            }
         }
         if let Some(s) = &mut self.any {
             s.clear();

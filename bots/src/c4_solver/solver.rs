@@ -9,6 +9,11 @@
 //! - every node looks one move further: a move after which the opponent has no non-losing reply wins
 //!   at once with our next-but-one stone, and without one the upper bound drops by one stone;
 //! - a side with no line left open (every four holds an enemy stone) cannot win: bound 0;
+//! - Allis's claimeven: when every column has an even number of empty squares the opponent can
+//!   answer each move on top of it and take all the even rows; with one column of odd height we can
+//!   play there and do the same. Either gives bounds (0, or ±1 when the claimer also has a line);
+//!   this prunes 5–12 % of the nodes on Pons's sets;
+//! - enhanced transposition cutoffs (a child the table already refutes) high in the tree;
 //! - the table keeps both bounds, the refuting column (tried first) and the work;
 //! - fail-soft values, so a failed null-window probe narrows the root's window by more than one;
 //! - a small table by default: on this kind of machine a miss in the TLB costs more than re-searching
@@ -105,6 +110,8 @@ pub struct Solver<G: Geometry> {
     rank_of: [u32; 9],
     /// The squares on odd rows, counted from 1 at the bottom.
     odd_rows: u64,
+    /// Claimeven needs columns of even height to pair the squares.
+    claimeven: bool,
     budget: Budget,
     limited: bool,
     aborted: bool,
@@ -117,6 +124,11 @@ pub struct Solver<G: Geometry> {
 /// Positions with fewer empty squares skip the table: re-searching them costs less than the memory
 /// access (measured on Pons's sets: the same nodes within 1 %, 10–20 % less time).
 const TT_MIN_EMPTY: u32 = 5;
+
+/// Positions with at least this many empty squares look up their children in the table before
+/// searching them (enhanced transposition cutoff): 10–25 % fewer nodes, which pays for the extra
+/// lookups only where subtrees are big (Test_L1_R3: a quarter less time; the easier sets: the same).
+const ETC_MIN_EMPTY: u32 = 18;
 
 /// The table size of [`solve_lines`](super::solve_lines) and the benchmark, MiB. Measured on Pons's
 /// sets: 4 MiB solves Test_L1_R3 with about 12 % more nodes than 64 MiB but faster.
@@ -158,6 +170,7 @@ impl<G: Geometry> Solver<G> {
                 }
                 geom.bottom() * row
             },
+            claimeven: geom.height() & 1 == 0,
             budget: Budget::UNLIMITED,
             limited: false,
             aborted: false,
@@ -191,6 +204,11 @@ impl<G: Geometry> Solver<G> {
     /// Marks a new search: old entries stay valid but are replaced first.
     pub fn age(&mut self) {
         self.tt.age();
+    }
+
+    /// Touches every page of the table now (see [`Table::prefault`]).
+    pub fn prefault(&mut self) {
+        self.tt.prefault();
     }
 
     /// Replaces the table by an empty one of about `hash_mb` MiB.
@@ -300,12 +318,12 @@ impl<G: Geometry> Solver<G> {
 
     #[inline(always)]
     fn over_budget(&mut self) -> bool {
-        if self.nodes & 1023 == 0 {
-            if let Some(limit) = self.budget.nodes {
-                if self.nodes >= limit {
-                    self.aborted = true;
-                }
+        if let Some(limit) = self.budget.nodes {
+            if self.nodes > limit {
+                self.aborted = true;
             }
+        }
+        if self.nodes & 1023 == 0 {
             if let Some(deadline) = self.budget.deadline {
                 if Instant::now() >= deadline {
                     self.aborted = true;
@@ -378,6 +396,19 @@ impl<G: Geometry> Solver<G> {
         if !has_four(geom, geom.board() & !b.current()) {
             min = 0;
         }
+        // Claimeven for us (see step 5): with a single column of odd height we play there first and
+        // then answer each move on top of it, taking the even rows.
+        let odd_start = possible & !self.odd_rows;
+        if self.claimeven && min <= 0 && odd_start != 0 && odd_start & (odd_start - 1) == 0 {
+            let empty = geom.board() & !b.mask();
+            let theirs = (b.current() ^ b.mask()) | (empty & self.odd_rows);
+            if !has_four(geom, theirs) {
+                min = 0;
+                if has_four(geom, b.current() | (empty & !self.odd_rows)) {
+                    min = 1;
+                }
+            }
+        }
         if alpha < min {
             alpha = min;
             if alpha >= beta {
@@ -417,7 +448,7 @@ impl<G: Geometry> Solver<G> {
         // can answer each move on top of it, taking every empty square on an even row (1-based) and
         // leaving us the odd ones. Then we cannot win without a line of our stones and odd squares,
         // and we lose if the opponent has one of its stones and even squares.
-        if max >= 0 && possible & !self.odd_rows == 0 && claimeven() {
+        if self.claimeven && max >= 0 && possible & !self.odd_rows == 0 {
             let empty = geom.board() & !b.mask();
             if !has_four(geom, b.current() | (empty & self.odd_rows)) {
                 max = 0;
@@ -448,6 +479,22 @@ impl<G: Geometry> Solver<G> {
             }
             if let Some(c) = hit.best {
                 list.promote(self.rank_of[c as usize]);
+            }
+        }
+
+        // Step 6b. Enhanced transposition cutoff: a child the table already knows to be bad enough
+        // for the opponent refutes the window without a search.
+        if b.empty_squares() >= ETC_MIN_EMPTY {
+            let opp = b.current() ^ b.mask();
+            for &k in &list.keys[..list.len] {
+                let rank = (15 - (k & 15)) as usize;
+                let bit = moves & self.columns[rank];
+                let ckey = opp + (b.mask() | bit);
+                if let Some(hit) = self.tt.probe(ckey) {
+                    if -hit.upper >= beta {
+                        return -hit.upper;
+                    }
+                }
             }
         }
 
@@ -565,6 +612,57 @@ mod tests {
         }
     }
 
+    /// Pons's score by plain minimax, for small boards.
+    fn brute_force<G: Geometry>(b: &Board<G>) -> i32 {
+        let sq = b.geom().squares() as i32;
+        let n = b.moves() as i32;
+        if b.can_win_next() {
+            return (sq + 1 - n) / 2;
+        }
+        if n == sq - 1 {
+            return 0;
+        }
+        (0..b.geom().width())
+            .filter(|&c| b.can_play(c))
+            .map(|c| {
+                let mut child = *b;
+                child.play_col(c);
+                -brute_force(&child)
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn scores_match_plain_minimax_on_small_boards_of_both_parities() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for (w, h, stones) in [(4, 4, 4), (4, 5, 8), (5, 4, 9), (5, 5, 15), (6, 3, 6)] {
+            let g = AnySize::new(w, h).unwrap();
+            let mut s = Solver::new(g, 1);
+            let mut checked = 0;
+            while checked < 40 {
+                let mut b = Board::new(g);
+                let mut ok = true;
+                for _ in 0..stones {
+                    let cols: Vec<u32> = (0..w).filter(|&c| b.can_play(c)).collect();
+                    let c = cols[rng.random_range(0..cols.len())];
+                    if b.is_winning_col(c) {
+                        ok = false;
+                        break;
+                    }
+                    b.play_col(c);
+                }
+                if !ok {
+                    continue;
+                }
+                s.clear();
+                assert_eq!(s.score(&b), brute_force(&b), "{w}x{h}: {b:?}");
+                checked += 1;
+            }
+        }
+    }
+
     #[test]
     fn a_budget_stops_the_search_with_what_it_proved() {
         let b = Board::from_moves(Std7x6, "").unwrap();
@@ -581,9 +679,4 @@ mod tests {
             other => panic!("the empty board in 5000 nodes: {other:?}"),
         }
     }
-}
-
-pub fn claimeven() -> bool {
-    static V: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *V.get_or_init(|| std::env::var_os("C4NOCE").is_none())
 }

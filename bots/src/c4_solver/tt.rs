@@ -47,7 +47,7 @@ pub struct Hit {
 
 /// The transposition table; see the module documentation.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    buckets: Box<[Bucket]>,
     /// The low `key_bits` bits.
     key_mask: u64,
     /// `key_bits - bits`: the hash's bits below the bucket index.
@@ -69,7 +69,7 @@ impl Table {
         let mut bits = usize::BITS - 1 - want.leading_zeros();
         bits = bits.min(key_bits);
         Table {
-            buckets: vec![Bucket::default(); 1usize << bits],
+            buckets: zeroed_buckets(1usize << bits),
             key_mask: if key_bits >= 64 {
                 u64::MAX
             } else {
@@ -95,6 +95,12 @@ impl Table {
             self.generation += 1;
         }
         self.valid_from = self.generation;
+    }
+
+    /// Touches every page of the table, so that the operating system's work of handing them over is
+    /// done now rather than during a timed search.
+    pub fn prefault(&mut self) {
+        self.buckets.fill(Bucket::default());
     }
 
     /// Starts a new search that keeps what the table knows but prefers to overwrite older entries.
@@ -182,6 +188,23 @@ impl Table {
             check,
             data: pack(lower, upper, best, work, generation),
         };
+    }
+}
+
+/// `n` empty buckets from zeroed memory, aligned to their size: the operating system hands the pages
+/// over as the search first touches them, so a big table costs nothing until it is used.
+fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).expect("table size fits memory");
+    assert!(layout.size() > 0, "a table has buckets");
+    // SAFETY: the layout is not zero-sized; a `Bucket` is plain integers, for which all-zero bytes
+    // are a valid (empty) value; the pointer comes from the global allocator with the layout of
+    // `[Bucket; n]`, which is what `Box<[Bucket]>` frees it with.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut Bucket;
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
     }
 }
 
