@@ -34,7 +34,7 @@ pub struct Clock {
 pub enum Charge {
     /// In time; the increment has been added.
     InTime,
-    /// Over the budget or the cap; the detail says which.
+    /// Over the budget or the per-move cap (the move is a timeout forfeit).
     Flagged,
 }
 

@@ -197,23 +197,12 @@ impl Engine for BoardValueEngine {
                     vars: vec!["first".into(), "random".into()],
                 },
             },
-            EngineOption {
-                name: "seed".into(),
-                kind: OptionKind::Spin {
-                    default: 0,
-                    min: 0,
-                    max: i64::MAX,
-                },
-            },
+            EngineOption::seed(),
         ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let option = self
-            .options()
-            .into_iter()
-            .find(|o| o.name == name)
-            .ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let option = EngineOption::find(self.options(), name)?;
         let v = option.parse(value)?;
         match name {
             "SkillLevel" => self.skill_level = v.unwrap_or(9) as u32,

@@ -101,6 +101,30 @@ pub enum OptionError {
 }
 
 impl EngineOption {
+    /// The `seed` option every seeded engine declares: a spin in `0..=i64::MAX`, default 0. The arena
+    /// sends each game's seed to an engine that declares it (`docs/protocol.md`).
+    pub fn seed() -> EngineOption {
+        EngineOption {
+            name: "seed".into(),
+            kind: OptionKind::Spin {
+                default: 0,
+                min: 0,
+                max: i64::MAX,
+            },
+        }
+    }
+
+    /// The option called `name` among `options`.
+    ///
+    /// # Errors
+    /// [`OptionError::Unknown`] if there is none.
+    pub fn find(options: Vec<EngineOption>, name: &str) -> Result<EngineOption, OptionError> {
+        options
+            .into_iter()
+            .find(|o| o.name == name)
+            .ok_or_else(|| OptionError::Unknown(name.into()))
+    }
+
     /// Checks `value` against this option's type and bounds; returns it parsed as an integer for
     /// spins (and 0/1 for checks), `None` for text.
     ///

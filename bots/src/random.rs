@@ -4,7 +4,7 @@ use games::Game;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
+use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 
 /// Plays a uniformly random legal move (never `ground` in Dots, which is not listed as a legal move).
 ///
@@ -52,22 +52,11 @@ impl Engine for RandomEngine {
     }
 
     fn options(&self) -> Vec<EngineOption> {
-        vec![EngineOption {
-            name: "seed".into(),
-            kind: OptionKind::Spin {
-                default: 0,
-                min: 0,
-                max: i64::MAX,
-            },
-        }]
+        vec![EngineOption::seed()]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let spec = self
-            .options()
-            .into_iter()
-            .find(|o| o.name == name)
-            .ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let spec = EngineOption::find(self.options(), name)?;
         let v = spec.parse(value)?.unwrap_or(0);
         self.seed = v as u64;
         self.rng = Self::rng_for(self.seed);

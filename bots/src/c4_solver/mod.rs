@@ -446,23 +446,12 @@ impl Engine for C4Solver {
                     max: MAX_HASH_MB,
                 },
             },
-            EngineOption {
-                name: "seed".into(),
-                kind: OptionKind::Spin {
-                    default: 0,
-                    min: 0,
-                    max: i64::MAX,
-                },
-            },
+            EngineOption::seed(),
         ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let spec = self
-            .options()
-            .into_iter()
-            .find(|o| o.name == name)
-            .ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let spec = EngineOption::find(self.options(), name)?;
         let v = spec.parse(value)?.unwrap_or(0);
         match name {
             "hash_mb" => {

@@ -47,14 +47,7 @@ impl Settings {
                     max: i64::from(MAX_DEPTH),
                 },
             },
-            EngineOption {
-                name: "seed".into(),
-                kind: OptionKind::Spin {
-                    default: 0,
-                    min: 0,
-                    max: i64::MAX,
-                },
-            },
+            EngineOption::seed(),
         ];
         v.extend(Weights::options());
         v
@@ -68,11 +61,7 @@ impl Settings {
         if self.weights.set(name, value)? {
             return Ok(());
         }
-        let option = self
-            .options()
-            .into_iter()
-            .find(|o| o.name == name)
-            .ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let option = EngineOption::find(self.options(), name)?;
         let v = option.parse(value)?.unwrap_or(0);
         match name {
             "depth" => self.depth = v as u32,
