@@ -159,9 +159,10 @@ fn run_faulty(args: &BotArgs) -> Result<(), String> {
             .append(true)
             .open(path)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        for pid in &pids {
-            writeln!(f, "{pid}").map_err(|e| e.to_string())?;
-        }
+        // One write for all lines: bots of concurrent games append to the same file, and `writeln!`
+        // may split a line into two writes that interleave with another bot's.
+        let lines: String = pids.iter().map(|pid| format!("{pid}\n")).collect();
+        f.write_all(lines.as_bytes()).map_err(|e| e.to_string())?;
     }
     if args.no_ugiok {
         // Read and ignore everything: the arena's startup deadline must fire.
