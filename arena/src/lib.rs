@@ -8,11 +8,15 @@
 pub mod bench;
 pub mod clock;
 pub mod config;
+pub mod crosstable;
+pub mod head_to_head;
 pub mod plan;
 pub mod process;
 pub mod record;
 pub mod referee;
+pub mod report;
 pub mod results;
 pub mod schedule;
 pub mod standings;
+pub mod stats;
 pub mod tournament;

@@ -1,0 +1,340 @@
+//! Trinomial figures: one bot's wins, draws and losses against another, read as independent games.
+//!
+//! - **Elo ± error95**: the logistic Elo difference of the mean score s, elo(s) = −400·log₁₀(1/s − 1),
+//!   and half the width of the image of the 95% normal interval s ± 1.959964·√(σ²/N), where σ² is the
+//!   per-game variance of the score (fastchess `EloWDL`).
+//! - **nElo ± error95**: normalized Elo, (s − ½)/σ · 800/ln 10 (fastchess `EloWDL::scoreToNeloDiff`,
+//!   Van den Bergh, "Comments on Normalized Elo"): the score's distance from even in per-game standard
+//!   deviations, scaled so that nElo ≈ Elo at a draw ratio of 0. Its error is 1.959964·800/ln 10/√N.
+//! - **LOS** (likelihood of superiority): Φ((s − ½)/√(σ²/N)), the normal approximation of the
+//!   probability that the bot is the stronger (fastchess `EloWDL::los`); [`los`] is cutechess's
+//!   draw-free variant from wins and losses alone.
+//! - **Draw ratio**: draws / games.
+
+use super::normal::{erf, Z95};
+
+/// 800/ln 10 ≈ 347.4: the nElo per unit of t = (s − ½)/σ (fishtest `nelo_divided_by_nt`).
+pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// The logistic Elo difference of a mean score in [0, 1]: −400·log₁₀(1/s − 1).
+///
+/// −∞ at 0, +∞ at 1, NaN outside [0, 1].
+pub fn elo_from_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The expected score of an Elo difference: 1 / (1 + 10^(−elo/400)), in (0, 1).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Likelihood of superiority from wins and losses alone (draws ignored), in [0, 1]:
+/// ½·(1 + erf((w − l)/√(2(w + l)))) (cutechess `EloCalculator::LOS`). ½ when w + l = 0.
+pub fn los(wins: u64, losses: u64) -> f64 {
+    if wins + losses == 0 {
+        return 0.5;
+    }
+    let (w, l) = (wins as f64, losses as f64);
+    0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+}
+
+/// Wins, draws and losses of one bot against another (or against the field).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+/// An Elo difference and the half-width of its 95% interval, both in Elo units: `elo ± error95`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// The point estimate.
+    pub elo: f64,
+    /// Half the width of the 95% interval; +∞ when the score interval reaches 0 or 1 (very few games).
+    pub error95: f64,
+}
+
+impl Wdl {
+    /// Adds one game from the bot's side: `points` 1 (win), ½ (draw) or 0 (loss).
+    ///
+    /// # Panics
+    /// If `points` is none of 0, 0.5, 1.
+    pub fn add(&mut self, points: f64) {
+        if points == 1.0 {
+            self.wins += 1;
+        } else if points == 0.5 {
+            self.draws += 1;
+        } else if points == 0.0 {
+            self.losses += 1;
+        } else {
+            panic!("Wdl::add: {points} points is not a game result");
+        }
+    }
+
+    /// The same games from the opponent's side.
+    pub fn reversed(&self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+
+    /// Games played: wins + draws + losses.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean points per game, (w + d/2)/n in [0, 1]; ½ with no games.
+    pub fn score(&self) -> f64 {
+        self.sample().map_or(0.5, |s| s.mean)
+    }
+
+    /// Draws / games in [0, 1]; 0 with no games.
+    pub fn draw_ratio(&self) -> f64 {
+        if self.games() == 0 {
+            0.0
+        } else {
+            self.draws as f64 / self.games() as f64
+        }
+    }
+
+    /// Likelihood of superiority with draws, Φ((s − ½)/√(σ²/N)) in [0, 1] (fastchess `EloWDL::los`).
+    ///
+    /// ½ with no games; 1 (0) when every game was won (lost); ½ when every game was drawn.
+    pub fn los(&self) -> f64 {
+        self.sample().map_or(0.5, |s| s.los())
+    }
+
+    /// Elo difference ± its 95% error (fastchess `EloWDL`; see the module docs).
+    ///
+    /// `None` with no games, or when the score is 0 or 1 (every game lost or won: the estimate is ∓∞).
+    pub fn elo(&self) -> Option<EloEstimate> {
+        self.sample()?.elo()
+    }
+
+    /// Normalized Elo ± its 95% error: (s − ½)/σ · 800/ln 10 with σ the per-game standard deviation
+    /// (fastchess `EloWDL::nElo`).
+    ///
+    /// `None` with no games or when σ = 0 (every game the same result).
+    pub fn normalized_elo(&self) -> Option<EloEstimate> {
+        let s = self.sample()?;
+        s.normalized_elo(s.var)
+    }
+
+    fn sample(&self) -> Option<Sample> {
+        Sample::new(&[0.0, 0.5, 1.0], &[self.losses, self.draws, self.wins])
+    }
+}
+
+/// The empirical distribution of per-game scores (of one game, or the mean of a game pair).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sample {
+    /// Number of observations (games or pairs).
+    pub n: f64,
+    /// Mean score in [0, 1].
+    pub mean: f64,
+    /// Variance of one observation (not of the mean).
+    pub var: f64,
+}
+
+impl Sample {
+    /// `None` when every count is 0.
+    pub fn new(values: &[f64], counts: &[u64]) -> Option<Sample> {
+        let n: u64 = counts.iter().sum();
+        if n == 0 {
+            return None;
+        }
+        let n = n as f64;
+        let mean = values
+            .iter()
+            .zip(counts)
+            .map(|(a, &c)| a * c as f64)
+            .sum::<f64>()
+            / n;
+        let var = values
+            .iter()
+            .zip(counts)
+            .map(|(a, &c)| c as f64 * (a - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        Some(Sample { n, mean, var })
+    }
+
+    /// Standard error of the mean.
+    fn se(&self) -> f64 {
+        (self.var / self.n).sqrt()
+    }
+
+    /// `None` when the mean is 0 or 1; the bounds of the score interval are clamped to [0, 1], so the
+    /// error is +∞ when one reaches them.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        if self.mean <= 0.0 || self.mean >= 1.0 {
+            return None;
+        }
+        let lower = (self.mean - Z95 * self.se()).clamp(0.0, 1.0);
+        let upper = (self.mean + Z95 * self.se()).clamp(0.0, 1.0);
+        Some(EloEstimate {
+            elo: elo_from_score(self.mean),
+            error95: (elo_from_score(upper) - elo_from_score(lower)) / 2.0,
+        })
+    }
+
+    /// nElo with `var_per_game` the variance of one game's score (σ² for games, 2σ² for pairs).
+    pub fn normalized_elo(&self, var_per_game: f64) -> Option<EloEstimate> {
+        if var_per_game <= 0.0 {
+            return None;
+        }
+        let sd = var_per_game.sqrt();
+        Some(EloEstimate {
+            elo: (self.mean - 0.5) / sd * NELO_PER_T,
+            error95: Z95 * self.se() / sd * NELO_PER_T,
+        })
+    }
+
+    pub fn los(&self) -> f64 {
+        if self.var == 0.0 {
+            return match self.mean {
+                m if m > 0.5 => 1.0,
+                m if m < 0.5 => 0.0,
+                _ => 0.5,
+            };
+        }
+        0.5 * (1.0 + erf((self.mean - 0.5) / (2.0 * self.se() * self.se()).sqrt()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round2(x: f64) -> f64 {
+        (x * 100.0).round() / 100.0
+    }
+
+    #[test]
+    fn fastchess_trinomial_example() {
+        // The example: W/L/D = 136/96/111 → +40.70 ± 30.43, LOS 99.60%.
+        let wdl = Wdl {
+            wins: 136,
+            draws: 111,
+            losses: 96,
+        };
+        let e = wdl.elo().unwrap();
+        assert_eq!((round2(e.elo), round2(e.error95)), (40.70, 30.43));
+        assert_eq!(round2(wdl.los() * 100.0), 99.60);
+        assert!((e.elo - 40.702_458_186_527).abs() < 1e-9);
+        assert!((e.error95 - 30.427_217_943_601).abs() < 1e-9);
+        assert_eq!(wdl.games(), 343);
+        assert!((wdl.score() - 191.5 / 343.0).abs() < 1e-15);
+        assert!((wdl.draw_ratio() - 111.0 / 343.0).abs() < 1e-15);
+        // cutechess's draw-free LOS differs a little.
+        assert!((los(136, 96) - 0.995_681_891_619_840).abs() < 1e-12);
+        // nElo: (s − ½)/σ·800/ln10 and 1.959964·800/ln10/√N.
+        let n = wdl.normalized_elo().unwrap();
+        let sd = (136.0 * (1.0 - wdl.score()).powi(2)
+            + 111.0 * (0.5 - wdl.score()).powi(2)
+            + 96.0 * wdl.score().powi(2))
+            / 343.0;
+        assert!((n.elo - (wdl.score() - 0.5) / sd.sqrt() * NELO_PER_T).abs() < 1e-9);
+        assert!((n.error95 - Z95 * NELO_PER_T / 343f64.sqrt()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn elo_and_score_round_trip() {
+        for elo in [-800.0, -200.0, -1.0, 0.0, 0.5, 40.0, 350.0, 1200.0] {
+            assert!(
+                (elo_from_score(score_from_elo(elo)) - elo).abs() < 1e-9,
+                "{elo}"
+            );
+        }
+        for s in [0.001, 0.1, 0.5, 0.76, 0.999] {
+            assert!((score_from_elo(elo_from_score(s)) - s).abs() < 1e-14, "{s}");
+        }
+        assert_eq!(score_from_elo(0.0), 0.5);
+        assert!((score_from_elo(400.0) - 10.0 / 11.0).abs() < 1e-15);
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn los_is_symmetric_and_monotone() {
+        assert_eq!(los(0, 0), 0.5);
+        assert_eq!(los(7, 7), 0.5);
+        for (w, l) in [(1, 0), (10, 3), (136, 96), (500, 480)] {
+            assert!((los(w, l) + los(l, w) - 1.0).abs() < 1e-15);
+            assert!(los(w, l) > 0.5 && los(w + 1, l) > los(w, l));
+            let wdl = Wdl {
+                wins: w,
+                draws: 20,
+                losses: l,
+            };
+            assert!((wdl.los() + wdl.reversed().los() - 1.0).abs() < 1e-15);
+        }
+        let even = Wdl {
+            wins: 30,
+            draws: 5,
+            losses: 30,
+        };
+        assert_eq!(even.los(), 0.5);
+        assert_eq!(even.elo().unwrap().elo, 0.0);
+    }
+
+    #[test]
+    fn degenerate_records_are_guarded() {
+        assert_eq!(Wdl::default().elo(), None);
+        assert_eq!(Wdl::default().normalized_elo(), None);
+        assert_eq!(Wdl::default().score(), 0.5);
+        assert_eq!(Wdl::default().los(), 0.5);
+        let all_wins = Wdl {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(all_wins.elo(), None);
+        assert_eq!(all_wins.normalized_elo(), None);
+        assert_eq!(all_wins.los(), 1.0);
+        assert_eq!(all_wins.reversed().los(), 0.0);
+        let all_draws = Wdl {
+            wins: 0,
+            draws: 9,
+            losses: 0,
+        };
+        assert_eq!(
+            all_draws.elo(),
+            Some(EloEstimate {
+                elo: 0.0,
+                error95: 0.0
+            })
+        );
+        assert_eq!(all_draws.normalized_elo(), None);
+        assert_eq!(all_draws.los(), 0.5);
+        // The 95% score interval passes 1: the error is unbounded, not NaN.
+        let few = Wdl {
+            wins: 1,
+            draws: 1,
+            losses: 0,
+        };
+        assert_eq!(few.elo().unwrap().error95, f64::INFINITY);
+    }
+
+    #[test]
+    fn add_counts_points() {
+        let mut wdl = Wdl::default();
+        for p in [1.0, 0.5, 0.0, 1.0] {
+            wdl.add(p);
+        }
+        assert_eq!(
+            wdl,
+            Wdl {
+                wins: 2,
+                draws: 1,
+                losses: 1
+            }
+        );
+    }
+}
