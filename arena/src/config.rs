@@ -13,16 +13,21 @@ use serde::Deserialize;
 pub struct Config {
     /// The tournament's name; also its folder under `results/` (letters, digits, `.`, `_`, `-`).
     pub name: String,
-    /// `round-robin` (default) or `gauntlet` (the first bot plays every other bot).
+    /// `round-robin` (default), `gauntlet` (the first bot plays every other bot) or `sprt` (two bots play
+    /// game pairs until the SPRT of `[sprt]` decides).
     #[serde(default)]
     pub format: Format,
     /// Games each pair of bots plays: an even number, played as game pairs with the first move swapped.
-    #[serde(default = "default_games_per_pair")]
-    pub games_per_pair: u32,
-    /// Random plies played from the start position before the bots take over; both games of a game
-    /// pair share the opening. 0 (default) starts every game from the start position.
+    /// Default 2; not allowed with `format = "sprt"` (its `[sprt] max_pairs` bounds the match).
+    pub games_per_pair: Option<u32>,
+    /// Random plies played before the bots take over (after the book line, with `[openings]`); both games
+    /// of a game pair share the opening. 0 (default) starts every game from the start position.
     #[serde(default)]
     pub opening_plies: u32,
+    /// `[openings]`: an opening file; each game pair starts from one of its lines.
+    pub openings: Option<OpeningsConfig>,
+    /// `[sprt]`: the test of a `format = "sprt"` match; required by that format, refused by the others.
+    pub sprt: Option<SprtConfig>,
     /// The seed of the schedule, the openings and the per-game seeds.
     #[serde(default)]
     pub seed: u64,
@@ -38,8 +43,66 @@ pub struct Config {
     pub bots: Vec<BotConfig>,
 }
 
-fn default_games_per_pair() -> u32 {
-    2
+/// `[openings]`: an opening book as a text file, one opening per line (cutechess's and fastchess's
+/// `-openings file=… order=…`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningsConfig {
+    /// The file, relative to the config file's folder (or absolute). Each line holds the moves of one
+    /// opening in the game's notation, separated by spaces; empty lines and lines starting with `#` are
+    /// skipped.
+    pub file: PathBuf,
+    /// `sequential` (default): game pair k plays line k, wrapping around; `random`: a seeded shuffle of
+    /// the lines, then in that order, wrapping around.
+    #[serde(default)]
+    pub order: OpeningOrder,
+}
+
+/// The order in which game pairs take the lines of an opening file.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum OpeningOrder {
+    /// Line 1, 2, 3, …, wrapping around.
+    #[default]
+    Sequential,
+    /// A shuffle of the lines drawn from the tournament seed, wrapping around.
+    Random,
+}
+
+/// `[sprt]`: a sequential probability ratio test between two bots (fishtest's and fastchess's GSPRT on
+/// pentanomial counts). H0: elo = `elo0`; H1: elo = `elo1`, in the units of `model`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SprtConfig {
+    /// Elo under H0 (default 0).
+    #[serde(default)]
+    pub elo0: f64,
+    /// Elo under H1 (default 5), greater than `elo0`.
+    #[serde(default = "default_elo1")]
+    pub elo1: f64,
+    /// False positive rate: accepting H1 when H0 holds (default 0.05).
+    #[serde(default = "default_error_rate")]
+    pub alpha: f64,
+    /// False negative rate: accepting H0 when H1 holds (default 0.05).
+    #[serde(default = "default_error_rate")]
+    pub beta: f64,
+    /// `normalized` (default; elo0/elo1 in normalized Elo) or `logistic` (plain Elo).
+    #[serde(default = "default_model")]
+    pub model: String,
+    /// Stop as inconclusive after this many game pairs.
+    pub max_pairs: u32,
+}
+
+fn default_elo1() -> f64 {
+    5.0
+}
+
+fn default_error_rate() -> f64 {
+    0.05
+}
+
+fn default_model() -> String {
+    "normalized".into()
 }
 
 /// The tournament format.
@@ -51,6 +114,8 @@ pub enum Format {
     RoundRobin,
     /// The first bot listed plays every other bot; the others do not meet.
     Gauntlet,
+    /// Exactly two bots play game pairs until the SPRT of `[sprt]` accepts H0 or H1, or `max_pairs`.
+    Sprt,
 }
 
 /// `[game]`: which game and which variant.
@@ -115,6 +180,20 @@ pub struct BotConfig {
     pub options: BTreeMap<String, toml::Value>,
     /// Overrides the tournament's time control for this bot.
     pub time_control: Option<TimeControlConfig>,
+    /// Plays this bot as several variants, one per option setting: a grid (`{ depth = [2, 4] }`, every
+    /// combination of the listed values) or a list (`[{ depth = 2 }, { depth = 4, seed = 1 }]`). Variant
+    /// names are `name[option=value,…]`; their options are `options` with the sweep's values on top.
+    pub sweep: Option<Sweep>,
+}
+
+/// A bot's `sweep`: the option settings of its variants.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum Sweep {
+    /// Option name → the values to try; every combination is a variant (names in sorted order).
+    Grid(BTreeMap<String, Vec<toml::Value>>),
+    /// One table of option settings per variant.
+    List(Vec<BTreeMap<String, toml::Value>>),
 }
 
 /// How the arena talks to a bot (`docs/protocol.md`).
@@ -209,7 +288,8 @@ builtin = "random"
     fn a_minimal_config_parses_with_defaults() {
         let c = Config::parse(MINIMAL, Path::new("t.toml")).unwrap();
         assert_eq!(c.format, Format::RoundRobin);
-        assert_eq!(c.games_per_pair, 2);
+        assert_eq!(c.games_per_pair, None);
+        assert!(c.sprt.is_none() && c.openings.is_none());
         assert_eq!(c.time_control.startup_ms, 5000);
         assert_eq!(c.bots[1].protocol, ProtocolKind::Ugi);
     }
@@ -227,6 +307,38 @@ builtin = "random"
             err.starts_with("bad.toml:10:1: unknown field `colour`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn sweeps_are_grids_or_lists() {
+        let grid = MINIMAL.replace(
+            "name = \"b\"\nbuiltin = \"random\"",
+            "name = \"b\"\nbuiltin = \"alphabeta\"\nsweep = { c4_centre = [1, 3], depth = [2] }",
+        );
+        let c = Config::parse(&grid, Path::new("t.toml")).unwrap();
+        let Some(Sweep::Grid(g)) = &c.bots[1].sweep else {
+            panic!("{:?}", c.bots[1].sweep)
+        };
+        assert_eq!(g["c4_centre"].len(), 2);
+        let list = MINIMAL.replace(
+            "name = \"b\"\nbuiltin = \"random\"",
+            "name = \"b\"\nbuiltin = \"alphabeta\"\nsweep = [{ depth = 2 }, { depth = 4, c4_centre = 0 }]",
+        );
+        let c = Config::parse(&list, Path::new("t.toml")).unwrap();
+        assert!(matches!(&c.bots[1].sweep, Some(Sweep::List(l)) if l.len() == 2));
+    }
+
+    #[test]
+    fn an_sprt_table_takes_fishtest_defaults() {
+        let text = MINIMAL.replace(
+            "[game]",
+            "format = \"sprt\"\n[sprt]\nmax_pairs = 100\n[game]",
+        );
+        let c = Config::parse(&text, Path::new("t.toml")).unwrap();
+        assert_eq!(c.format, Format::Sprt);
+        let s = c.sprt.unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+        assert_eq!((s.model.as_str(), s.max_pairs), ("normalized", 100));
     }
 
     #[test]

@@ -8,8 +8,10 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 use arena::config::Config;
+use arena::head_to_head::HeadToHead;
 use arena::plan::Plan;
-use arena::standings;
+use arena::report::{Report, ReportOptions};
+use arena::stats::sprt::SprtDecision;
 use arena::tournament::{self, RunOptions};
 
 #[derive(Debug, Parser)]
@@ -43,6 +45,25 @@ enum Command {
         #[arg(long)]
         no_progress: bool,
     },
+    /// Print the report of a results folder from its games.csv alone: standings with Elo ratings and 95%
+    /// intervals, crosstable, LOS matrix, and head-to-head statistics (also rewrites standings.csv and
+    /// crosstable.csv there).
+    Ratings {
+        /// A tournament's results folder, e.g. results/connect4.
+        dir: PathBuf,
+        /// Rate this bot 0 (default: the mean rating is 0).
+        #[arg(long)]
+        anchor: Option<String>,
+        /// Parametric bootstrap samples for the 95% intervals and the LOS matrix.
+        #[arg(long, default_value_t = 1000)]
+        bootstrap: usize,
+        /// The seed of the bootstrap.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also print the head-to-head statistics of these two bots (game pairs, pentanomial, Elo, LOS).
+        #[arg(long, num_args = 2, value_names = ["BOT", "OPPONENT"])]
+        pair: Vec<String>,
+    },
     /// Check config files and print their plans without playing.
     Check {
         #[arg(required = true)]
@@ -50,7 +71,7 @@ enum Command {
     },
     /// Serve a built-in reference bot on stdin/stdout (how configs' `builtin` bots are started).
     Bot {
-        /// The bot: random, faulty.
+        /// The bot, one of the reference bots (see README.md): random, minimax, alphabeta, ….
         name: String,
         /// The bot's own flags (see `arena bot <name> --help`).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -82,6 +103,22 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bot { name, args } => return bots::cli::run(&name, &args),
         Command::Check { configs } => check(&configs),
+        Command::Ratings {
+            dir,
+            anchor,
+            bootstrap,
+            seed,
+            pair,
+        } => ratings(
+            &dir,
+            ReportOptions {
+                anchor,
+                bootstrap,
+                seed,
+                sprt: None,
+            },
+            &pair,
+        ),
         Command::Solve { game } => solve(&game),
         Command::Run {
             configs,
@@ -155,6 +192,37 @@ fn solve(game: &str) -> Result<ExitCode> {
     }
 }
 
+fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode> {
+    let results = arena::results::ResultsDir {
+        path: dir.to_path_buf(),
+    };
+    anyhow::ensure!(
+        results.games_csv().exists(),
+        "{} has no games.csv",
+        dir.display()
+    );
+    // Drops a last line cut short by a killed run, as a resume would.
+    let records = results.read_games()?;
+    let report = Report::new(&[], &records, &opts)?;
+    report.write(dir)?;
+    println!("{} — {} games", dir.display(), records.len());
+    print!("{}", report.text());
+    if let [bot, opponent] = pair {
+        for name in [bot, opponent] {
+            anyhow::ensure!(
+                records
+                    .iter()
+                    .any(|r| r.first == *name || r.second == *name),
+                "bot {name:?} played no game in {}",
+                dir.display()
+            );
+        }
+        println!();
+        print!("{}", HeadToHead::new(bot, opponent, &records).report(None));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn check(configs: &[PathBuf]) -> Result<ExitCode> {
     for path in configs {
         let plan = load(path)?;
@@ -167,6 +235,19 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
             plan.format,
             plan.concurrency
         );
+        if let Some(s) = &plan.sprt {
+            println!(
+                "  sprt: elo0 {} elo1 {} alpha {} beta {} {:?}, at most {} pairs",
+                s.test.elo0, s.test.elo1, s.test.alpha, s.test.beta, s.test.model, s.max_pairs
+            );
+        }
+        if !plan.openings.is_empty() {
+            println!(
+                "  {} openings, {:?} order",
+                plan.openings.len(),
+                plan.opening_order
+            );
+        }
         for b in &plan.bots {
             println!(
                 "  {:<16} {} {}",
@@ -174,6 +255,9 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
                 b.launch.program.display(),
                 b.launch.args.join(" ")
             );
+            for (k, v) in &b.options {
+                println!("  {:<16}   setoption {k} = {v}", "");
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -198,22 +282,28 @@ fn run(configs: &[PathBuf], opts: RunOptions, concurrency: Option<usize>) -> Res
         if summary.interrupted {
             eprintln!(
                 "interrupted: {} of {} games recorded in {}; run again to resume",
-                summary
-                    .standings
-                    .iter()
-                    .map(|s| s.games as usize)
-                    .sum::<usize>()
-                    / 2,
+                summary.recorded,
                 summary.total,
                 summary.dir.display()
             );
             return Ok(ExitCode::from(130));
         }
         if summary.played == 0 && summary.complete {
-            println!("tournament {name} is complete ({} games); nothing to play. Use --fresh to start afresh.", summary.total);
+            println!("tournament {name} is complete ({} games recorded); nothing to play. Use --fresh to start afresh.", summary.recorded);
         }
         println!("\n{name} — {spec} — {}", summary.dir.display());
-        print!("{}", standings::table(&summary.standings));
+        print!("{}", summary.report.text());
+        match summary.sprt {
+            Some(SprtDecision::AcceptH1) => {
+                println!("SPRT: H1 accepted (the first bot is stronger by elo1)")
+            }
+            Some(SprtDecision::AcceptH0) => println!("SPRT: H0 accepted (no gain of elo1)"),
+            Some(SprtDecision::Continue) => println!(
+                "SPRT: inconclusive after {} games (max_pairs reached)",
+                summary.recorded
+            ),
+            None => {}
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

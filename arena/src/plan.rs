@@ -2,10 +2,15 @@
 
 use std::path::{Path, PathBuf};
 
-use games::{DotsStart, GameKind, GameSpec};
+use std::collections::BTreeMap;
+
+use games::{DotsStart, Game, GameKind, GameSpec, GameVisitor};
 
 use crate::clock::TimeControl;
-use crate::config::{BotConfig, Config, Format, ProtocolKind, TimeControlConfig};
+use crate::config::{
+    BotConfig, Config, Format, OpeningOrder, ProtocolKind, SprtConfig, Sweep, TimeControlConfig,
+};
+use crate::stats::sprt::{Sprt, SprtModel};
 
 /// A tournament ready to run. Built by [`Plan::new`]; passed explicitly, never global.
 #[derive(Clone, Debug)]
@@ -17,10 +22,17 @@ pub struct Plan {
     /// The game and variant.
     pub spec: GameSpec,
     pub format: Format,
-    /// Games per pair of bots, even, ≥ 2.
+    /// Games per pair of bots, even, ≥ 2 (an SPRT match: twice its `max_pairs`).
     pub games_per_pair: u32,
-    /// Random opening plies shared by both games of a game pair.
+    /// Random opening plies shared by both games of a game pair, played after the book line.
     pub opening_plies: u32,
+    /// The lines of the opening file, each a list of moves in the game's notation, checked legal and not
+    /// ending the game; empty without `[openings]`.
+    pub openings: Vec<Vec<String>>,
+    /// The order in which game pairs take [`Plan::openings`].
+    pub opening_order: OpeningOrder,
+    /// The stop rule of a `format = "sprt"` match; `None` for the other formats.
+    pub sprt: Option<SprtPlan>,
     pub seed: u64,
     /// Games played at once, ≥ 1.
     pub concurrency: usize,
@@ -28,6 +40,14 @@ pub struct Plan {
     pub max_plies: Option<u32>,
     /// At least two, unique names.
     pub bots: Vec<BotPlan>,
+}
+
+/// The SPRT of a `format = "sprt"` match: the test, and the most game pairs to play before stopping as
+/// inconclusive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtPlan {
+    pub test: Sprt,
+    pub max_pairs: u32,
 }
 
 /// One player of the plan.
@@ -67,7 +87,9 @@ impl Plan {
     /// A [`PlanError`] naming the problem: a bad name, an odd `games_per_pair`, fewer than two bots, a
     /// duplicate bot name, a bot with neither or both of `command` and `builtin`, an unknown builtin, an
     /// executable that does not exist, a time control without time, a game variant out of range,
-    /// options or openings given to a CodeCup bot.
+    /// options or openings given to a CodeCup bot, an empty or bad sweep, an opening file that cannot be
+    /// read or holds an illegal line (with its line number), an `sprt` format without exactly two bots
+    /// or with bad `[sprt]` values.
     pub fn new(config: &Config, config_path: &Path, self_exe: &Path) -> Result<Plan, PlanError> {
         let err = |message: String| PlanError {
             path: config_path.to_owned(),
@@ -85,10 +107,10 @@ impl Plan {
                 config.name
             )));
         }
-        if config.games_per_pair == 0 || !config.games_per_pair.is_multiple_of(2) {
+        let games_per_pair = config.games_per_pair.unwrap_or(2);
+        if games_per_pair == 0 || !games_per_pair.is_multiple_of(2) {
             return Err(err(format!(
-                "games_per_pair = {} must be even and at least 2 (games come in pairs)",
-                config.games_per_pair
+                "games_per_pair = {games_per_pair} must be even and at least 2 (games come in pairs)"
             )));
         }
         if config.concurrency == Some(0) {
@@ -100,20 +122,66 @@ impl Plan {
             ));
         }
         let spec = game_spec(config).map_err(|m| err(format!("[game]: {m}")))?;
-        if config.bots.len() < 2 {
-            return Err(err(format!(
-                "a tournament needs at least two bots, found {}",
-                config.bots.len()
-            )));
-        }
         let mut bots: Vec<BotPlan> = Vec::new();
         for bot in &config.bots {
-            if bots.iter().any(|b| b.name == bot.name) {
-                return Err(err(format!("two bots are named {:?}", bot.name)));
-            }
-            let plan = bot_plan(bot, config, self_exe)
+            let variants = bot_plan(bot, config, self_exe)
                 .map_err(|m| err(format!("bot {:?}: {m}", bot.name)))?;
-            bots.push(plan);
+            for plan in variants {
+                if bots.iter().any(|b| b.name == plan.name) {
+                    return Err(err(format!("two bots are named {:?}", plan.name)));
+                }
+                bots.push(plan);
+            }
+        }
+        if bots.len() < 2 {
+            return Err(err(format!(
+                "a tournament needs at least two bots, found {}",
+                bots.len()
+            )));
+        }
+        let (sprt, games_per_pair) = match (config.format, &config.sprt) {
+            (Format::Sprt, Some(s)) => {
+                if config.games_per_pair.is_some() {
+                    return Err(err(
+                        "an sprt match has no games_per_pair: [sprt] max_pairs bounds it".into(),
+                    ));
+                }
+                if bots.len() != 2 {
+                    return Err(err(format!(
+                        "an sprt match is between exactly two bots, found {}",
+                        bots.len()
+                    )));
+                }
+                let plan = sprt_plan(s).map_err(|m| err(format!("[sprt]: {m}")))?;
+                (Some(plan), 2 * s.max_pairs)
+            }
+            (Format::Sprt, None) => {
+                return Err(err("format = \"sprt\" needs an [sprt] table".into()))
+            }
+            (_, Some(_)) => {
+                return Err(err(
+                    "an [sprt] table needs format = \"sprt\" (it would be ignored)".into(),
+                ))
+            }
+            (_, None) => (None, games_per_pair),
+        };
+        let openings = match &config.openings {
+            Some(o) => {
+                let file = match config_path.parent() {
+                    Some(dir) if o.file.is_relative() => dir.join(&o.file),
+                    _ => o.file.clone(),
+                };
+                read_openings(spec, &file).map_err(|m| err(format!("[openings]: {m}")))?
+            }
+            None => Vec::new(),
+        };
+        if (config.opening_plies > 0 || !openings.is_empty())
+            && bots.iter().any(|b| b.protocol == ProtocolKind::Codecup)
+        {
+            return Err(err(
+                "the codecup protocol cannot be given an opening (opening_plies or [openings])"
+                    .into(),
+            ));
         }
         let concurrency = config
             .concurrency
@@ -123,8 +191,15 @@ impl Plan {
             config_path: config_path.to_owned(),
             spec,
             format: config.format,
-            games_per_pair: config.games_per_pair,
+            games_per_pair,
             opening_plies: config.opening_plies,
+            openings,
+            opening_order: config
+                .openings
+                .as_ref()
+                .map(|o| o.order)
+                .unwrap_or_default(),
+            sprt,
             seed: config.seed,
             concurrency,
             max_plies: config.max_plies,
@@ -164,7 +239,106 @@ fn time_control(tc: &TimeControlConfig) -> Result<TimeControl, String> {
     })
 }
 
-fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<BotPlan, String> {
+fn sprt_plan(s: &SprtConfig) -> Result<SprtPlan, String> {
+    let model: SprtModel = s.model.parse()?;
+    let test = Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, model)?;
+    if s.max_pairs == 0 {
+        return Err("max_pairs must be at least 1".into());
+    }
+    Ok(SprtPlan {
+        test,
+        max_pairs: s.max_pairs,
+    })
+}
+
+/// Reads an opening file: one opening per line, moves in `spec`'s notation separated by spaces; empty
+/// lines and `#` comments skipped. Each line must be legal and leave the game unfinished.
+fn read_openings(spec: GameSpec, path: &Path) -> Result<Vec<Vec<String>>, String> {
+    struct Check<'a>(&'a [String]);
+    impl GameVisitor for Check<'_> {
+        type Output = Result<(), String>;
+        fn visit<G: Game>(self, mut pos: G) -> Result<(), String> {
+            games::play_moves(&mut pos, self.0.iter().map(String::as_str))
+                .map_err(|e| e.to_string())?;
+            if pos.outcome().is_some() {
+                return Err("the game is over after this opening".into());
+            }
+            Ok(())
+        }
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let moves: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        spec.visit(Check(&moves))
+            .map_err(|m| format!("{}:{}: {m}", path.display(), k + 1))?;
+        out.push(moves);
+    }
+    if out.is_empty() {
+        return Err(format!("{}: no openings in the file", path.display()));
+    }
+    Ok(out)
+}
+
+/// The text of an option value as `setoption` sends it.
+fn option_text(name: &str, value: &toml::Value) -> Result<String, String> {
+    match value {
+        toml::Value::String(s) => Ok(s.clone()),
+        toml::Value::Integer(i) => Ok(i.to_string()),
+        toml::Value::Float(f) => Ok(f.to_string()),
+        toml::Value::Boolean(b) => Ok(b.to_string()),
+        other => Err(format!(
+            "option {name}: a {} is not an option value",
+            other.type_str()
+        )),
+    }
+}
+
+/// The variants of a sweep: each a list of (option, value) settings, in grid or list order.
+fn sweep_settings(sweep: &Sweep) -> Result<Vec<Vec<(String, String)>>, String> {
+    let table = |t: &BTreeMap<String, toml::Value>| -> Result<Vec<(String, String)>, String> {
+        t.iter()
+            .map(|(k, v)| Ok((k.clone(), option_text(k, v)?)))
+            .collect()
+    };
+    let variants = match sweep {
+        Sweep::List(list) => list.iter().map(table).collect::<Result<Vec<_>, _>>()?,
+        Sweep::Grid(grid) => {
+            let mut variants = vec![Vec::new()];
+            for (name, values) in grid {
+                if values.is_empty() {
+                    return Err(format!("sweep {name}: no values"));
+                }
+                let texts = values
+                    .iter()
+                    .map(|v| option_text(name, v))
+                    .collect::<Result<Vec<_>, _>>()?;
+                variants = variants
+                    .into_iter()
+                    .flat_map(|v: Vec<(String, String)>| {
+                        texts.iter().map(move |t| {
+                            let mut v = v.clone();
+                            v.push((name.clone(), t.clone()));
+                            v
+                        })
+                    })
+                    .collect();
+            }
+            variants
+        }
+    };
+    if variants.is_empty() || variants.iter().any(Vec::is_empty) {
+        return Err("a sweep needs at least one variant, each setting at least one option".into());
+    }
+    Ok(variants)
+}
+
+/// The plans of one `[[bots]]` entry: one bot, or one per variant of its sweep.
+fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<Vec<BotPlan>, String> {
     if bot.name.is_empty()
         || bot
             .name
@@ -206,41 +380,46 @@ fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<BotPlan
             return Err(format!("dir {} is not a directory", dir.display()));
         }
     }
-    let mut options = Vec::new();
-    for (name, value) in &bot.options {
-        let text = match value {
-            toml::Value::String(s) => s.clone(),
-            toml::Value::Integer(i) => i.to_string(),
-            toml::Value::Float(f) => f.to_string(),
-            toml::Value::Boolean(b) => b.to_string(),
-            other => {
-                return Err(format!(
-                    "option {name}: a {} is not an option value",
-                    other.type_str()
-                ))
-            }
-        };
-        options.push((name.clone(), text));
-    }
-    if bot.protocol == ProtocolKind::Codecup {
-        if !options.is_empty() {
-            return Err("the codecup protocol has no options; pass settings as args".into());
-        }
-        if config.opening_plies > 0 {
-            return Err(
-                "the codecup protocol cannot be given a random opening (opening_plies > 0)".into(),
-            );
-        }
+    let options = bot
+        .options
+        .iter()
+        .map(|(name, value)| Ok((name.clone(), option_text(name, value)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    if bot.protocol == ProtocolKind::Codecup && (!options.is_empty() || bot.sweep.is_some()) {
+        return Err(
+            "the codecup protocol has no options (nor sweeps); pass settings as args".into(),
+        );
     }
     let time_control = time_control(bot.time_control.as_ref().unwrap_or(&config.time_control))
         .map_err(|m| format!("time control: {m}"))?;
-    Ok(BotPlan {
+    let plan = BotPlan {
         name: bot.name.clone(),
         launch,
         protocol: bot.protocol,
         options,
         time_control,
-    })
+    };
+    let Some(sweep) = &bot.sweep else {
+        return Ok(vec![plan]);
+    };
+    Ok(sweep_settings(sweep)?
+        .into_iter()
+        .map(|settings| {
+            let label: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let mut options = plan.options.clone();
+            for (k, v) in settings {
+                match options.iter_mut().find(|(name, _)| *name == k) {
+                    Some(slot) => slot.1 = v,
+                    None => options.push((k, v)),
+                }
+            }
+            BotPlan {
+                name: format!("{}[{}]", plan.name, label.join(",")),
+                options,
+                ..plan.clone()
+            }
+        })
+        .collect())
 }
 
 /// Finds an executable as a shell would: a name with a `/` is a path (relative to `dir` if given), any
@@ -355,5 +534,76 @@ mod tests {
             )
         )
         .contains("codecup"));
+    }
+
+    #[test]
+    fn a_sweep_expands_into_named_variants_with_their_options() {
+        let bots =
+            "[[bots]]\nname = \"ab\"\nbuiltin = \"alphabeta\"\noptions = { depth = 3, seed = 1 }\n\
+                    sweep = { depth = [1, 2], c4_centre = [0, 8] }\n\
+                    [[bots]]\nname = \"r\"\nbuiltin = \"random\"\n";
+        let plan = Plan::new(
+            &config("", bots),
+            Path::new("t.toml"),
+            Path::new("/bin/arena"),
+        )
+        .unwrap();
+        let names: Vec<&str> = plan.bots.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "ab[c4_centre=0,depth=1]",
+                "ab[c4_centre=0,depth=2]",
+                "ab[c4_centre=8,depth=1]",
+                "ab[c4_centre=8,depth=2]",
+                "r"
+            ]
+        );
+        // The sweep's value replaces the bot's own; other options stay.
+        let opts = &plan.bots[3].options;
+        assert!(opts.contains(&("depth".into(), "2".into())), "{opts:?}");
+        assert!(opts.contains(&("seed".into(), "1".into())), "{opts:?}");
+        assert!(opts.contains(&("c4_centre".into(), "8".into())), "{opts:?}");
+        assert_eq!(opts.iter().filter(|(k, _)| k == "depth").count(), 1);
+
+        let list = bots.replace(
+            "sweep = { depth = [1, 2], c4_centre = [0, 8] }",
+            "sweep = [{ depth = 5 }, { depth = 6, c4_line3 = 1 }]",
+        );
+        let plan = Plan::new(
+            &config("", &list),
+            Path::new("t.toml"),
+            Path::new("/bin/arena"),
+        )
+        .unwrap();
+        assert_eq!(plan.bots[1].name, "ab[c4_line3=1,depth=6]");
+        assert_eq!(plan.bots.len(), 3);
+
+        let empty = bots.replace("depth = [1, 2]", "depth = []");
+        assert!(plan_err("", &empty).contains("sweep depth: no values"));
+        let clash = format!(
+            "{}[[bots]]\nname = \"ab[depth=1]\"\nbuiltin = \"random\"\n",
+            bots.replace(", c4_centre = [0, 8]", "")
+        );
+        assert!(plan_err("", &clash).contains("two bots are named"));
+    }
+
+    #[test]
+    fn an_sprt_match_needs_its_table_and_two_bots() {
+        let sprt = "format = \"sprt\"\n[sprt]\nmax_pairs = 10\nelo1 = 10";
+        let plan = Plan::new(
+            &config(sprt, TWO),
+            Path::new("t.toml"),
+            Path::new("/bin/arena"),
+        )
+        .unwrap();
+        assert_eq!(plan.games_per_pair, 20);
+        assert_eq!(plan.sprt.unwrap().test.elo1, 10.0);
+        assert!(plan_err("format = \"sprt\"", TWO).contains("needs an [sprt] table"));
+        assert!(plan_err("[sprt]\nmax_pairs = 10", TWO).contains("needs format = \"sprt\""));
+        assert!(plan_err(&format!("games_per_pair = 4\n{sprt}"), TWO).contains("no games_per_pair"));
+        let three = format!("{TWO}[[bots]]\nname = \"c\"\nbuiltin = \"random\"\n");
+        assert!(plan_err(sprt, &three).contains("exactly two bots"));
+        assert!(plan_err("format = \"sprt\"\n[sprt]\nmax_pairs = 0", TWO).contains("max_pairs"));
     }
 }

@@ -4,10 +4,11 @@
 //! process. Every game has a stable id (`g0001`, …) so a run can be resumed or split.
 
 use games::{Game, GameSpec, GameVisitor};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::config::Format;
+use crate::config::{Format, OpeningOrder};
 use crate::plan::Plan;
 
 /// One game of the schedule.
@@ -25,7 +26,8 @@ pub struct ScheduledGame {
     pub first: usize,
     /// Index into [`Plan::bots`] of the second player.
     pub second: usize,
-    /// The opening, in the game's move notation (empty without `opening_plies`).
+    /// The opening, in the game's move notation: the book line (with `[openings]`), then the random
+    /// plies; empty without either.
     pub opening: Vec<String>,
     /// This game's seed, in 1..=i64::MAX, sent to bots that declare a `seed` option.
     pub seed: u64,
@@ -46,10 +48,11 @@ fn game_seed(pair_seed: u64, k: u64) -> u64 {
 
 /// The pairs of bot indices that meet, grouped by round: a round-robin by the circle method (each bot
 /// once per round, a bye when the count is odd), or a gauntlet (bot 0 against each other bot in turn).
+/// An SPRT match is a round-robin of its two bots.
 pub fn rounds(bots: usize, format: Format) -> Vec<Vec<(usize, usize)>> {
     match format {
         Format::Gauntlet => (1..bots).map(|j| vec![(0, j)]).collect(),
-        Format::RoundRobin => {
+        Format::RoundRobin | Format::Sprt => {
             // Circle method: fix slot 0, rotate the others; a phantom slot `bots` is the bye.
             let n = bots + bots % 2;
             let mut slots: Vec<usize> = (0..n).collect();
@@ -72,8 +75,15 @@ pub fn rounds(bots: usize, format: Format) -> Vec<Vec<(usize, usize)>> {
 
 /// The whole schedule of `plan`, in play order: for each cycle of `games_per_pair / 2`, each round, each
 /// pair, a game pair (the lower-indexed bot first in odd cycles, second in even ones; then swapped).
+///
+/// Game pair k (1-based) takes book line k − 1 (wrapping around) of [`Plan::openings`] in file order, or
+/// in the order of a shuffle drawn from the seed; then `opening_plies` random plies from that position.
 pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
     let rounds = rounds(plan.bots.len(), plan.format);
+    let mut book_order: Vec<usize> = (0..plan.openings.len()).collect();
+    if plan.opening_order == OpeningOrder::Random {
+        book_order.shuffle(&mut ChaCha8Rng::seed_from_u64(mix(plan.seed ^ 0x0b00c)));
+    }
     let mut games = Vec::new();
     let mut pair_no = 0u32;
     for cycle in 0..plan.games_per_pair / 2 {
@@ -82,7 +92,11 @@ pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
             for &(a, b) in round {
                 pair_no += 1;
                 let pair_seed = mix(plan.seed ^ mix(pair_no as u64));
-                let opening = random_opening(plan.spec, plan.opening_plies, pair_seed);
+                let book: &[String] = match book_order.len() {
+                    0 => &[],
+                    n => &plan.openings[book_order[(pair_no as usize - 1) % n]],
+                };
+                let opening = random_opening(plan.spec, book, plan.opening_plies, pair_seed);
                 let (x, y) = if cycle % 2 == 0 { (a, b) } else { (b, a) };
                 for (k, (first, second)) in [(x, y), (y, x)].into_iter().enumerate() {
                     let number = games.len() + 1;
@@ -103,20 +117,25 @@ pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
     games
 }
 
-/// `plies` random legal moves from the start of `spec`, drawn with `seed`, never ending the game
-/// (a draw that would end it is redrawn; after 100 failures the opening is cut short).
-pub fn random_opening(spec: GameSpec, plies: u32, seed: u64) -> Vec<String> {
-    struct Opening {
+/// `book` (legal moves from the start of `spec`, as [`Plan::openings`] holds them), then `plies` random
+/// legal moves drawn with `seed`, never ending the game (a draw that would end it is redrawn; after 100
+/// failures the opening is cut short).
+pub fn random_opening(spec: GameSpec, book: &[String], plies: u32, seed: u64) -> Vec<String> {
+    struct Opening<'a> {
+        book: &'a [String],
         plies: u32,
         seed: u64,
     }
-    impl GameVisitor for Opening {
+    impl GameVisitor for Opening<'_> {
         type Output = Vec<String>;
         fn visit<G: Game>(self, mut pos: G) -> Vec<String> {
+            games::play_moves(&mut pos, self.book.iter().map(String::as_str))
+                .expect("the plan checked the book line");
             let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-            let mut out = Vec::new();
+            let mut out = self.book.to_vec();
+            let target = self.book.len() + self.plies as usize;
             let mut failures = 0;
-            while out.len() < self.plies as usize && failures < 100 {
+            while out.len() < target && failures < 100 {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -134,9 +153,9 @@ pub fn random_opening(spec: GameSpec, plies: u32, seed: u64) -> Vec<String> {
         }
     }
     if plies == 0 {
-        return Vec::new();
+        return book.to_vec();
     }
-    spec.visit(Opening { plies, seed })
+    spec.visit(Opening { book, plies, seed })
 }
 
 #[cfg(test)]
@@ -173,8 +192,8 @@ mod tests {
     fn random_openings_are_legal_reproducible_and_not_over() {
         let spec: GameSpec = "tictactoe".parse().unwrap();
         for seed in 0..200 {
-            let a = random_opening(spec, 6, seed);
-            assert_eq!(a, random_opening(spec, 6, seed));
+            let a = random_opening(spec, &[], 6, seed);
+            assert_eq!(a, random_opening(spec, &[], 6, seed));
             let mut pos = games::TicTacToe::default();
             for m in &a {
                 pos.play(m.parse().unwrap()).unwrap();
@@ -184,5 +203,40 @@ mod tests {
                 "seed {seed}: opening {a:?} ends the game"
             );
         }
+    }
+
+    #[test]
+    fn random_opening_order_is_a_seeded_shuffle_that_uses_every_line_before_repeating() {
+        let tmp = tempfile::tempdir().unwrap();
+        let lines: Vec<String> = (1..=7).map(|c| format!("{c} 4")).collect();
+        std::fs::write(tmp.path().join("book.txt"), lines.join("\n")).unwrap();
+        let plan = |seed: u64, order: &str| {
+            let text = format!(
+                "name = \"t\"\nseed = {seed}\ngames_per_pair = 28\n[openings]\nfile = \"book.txt\"\norder = \"{order}\"\n\
+                 [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 1000\n\
+                 [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n"
+            );
+            let path = tmp.path().join("t.toml");
+            let config = crate::config::Config::parse(&text, &path).unwrap();
+            Plan::new(&config, &path, std::path::Path::new("/bin/arena")).unwrap()
+        };
+        let firsts = |p: &Plan| -> Vec<String> {
+            schedule(p)
+                .iter()
+                .step_by(2)
+                .map(|g| g.opening.join(" "))
+                .collect()
+        };
+        let sequential = firsts(&plan(1, "sequential"));
+        assert_eq!(sequential[..7], lines[..]);
+        assert_eq!(sequential[7..14], lines[..]);
+        let shuffled = firsts(&plan(1, "random"));
+        assert_ne!(shuffled[..7], lines[..]);
+        let mut used = shuffled[..7].to_vec();
+        used.sort();
+        assert_eq!(used, lines, "each line once before any repeats");
+        assert_eq!(shuffled[7..14], shuffled[..7], "then the same order again");
+        assert_eq!(firsts(&plan(1, "random")), shuffled);
+        assert_ne!(firsts(&plan(2, "random")), shuffled);
     }
 }

@@ -24,6 +24,18 @@ pub struct Standing {
     pub forfeits: [u32; 4],
     /// Dots: own captured dots minus the opponents', over all games; `None` for other games.
     pub capture_diff: Option<i64>,
+    /// The bot's Elo rating and its 95% interval, when computed (see [`crate::report`]).
+    pub rating: Option<Rating>,
+}
+
+/// An Elo rating with its 95% interval (Elo units; the scale's zero is the mean or the anchor bot).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    pub elo: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
 }
 
 impl Standing {
@@ -52,6 +64,7 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
             points: 0.0,
             forfeits: [0; 4],
             capture_diff: dots.then_some(0),
+            rating: None,
         })
         .collect();
     for r in records {
@@ -104,7 +117,7 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
 }
 
 /// Writes `standings.csv`: rank, bot, games, wins, draws, losses, points, score_pct, forfeits by kind,
-/// and capture_diff (empty outside Dots).
+/// capture_diff (empty outside Dots), and elo, elo_low, elo_high (empty when not rated).
 ///
 /// # Errors
 /// Write errors, with the path.
@@ -125,6 +138,9 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
         "forfeits_illegal",
         "forfeits_protocol",
         "capture_diff",
+        "elo",
+        "elo_low",
+        "elo_high",
     ])?;
     for s in rows {
         let mut rec = vec![
@@ -139,6 +155,10 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
         ];
         rec.extend(s.forfeits.iter().map(u32::to_string));
         rec.push(s.capture_diff.map(|d| d.to_string()).unwrap_or_default());
+        match s.rating {
+            Some(r) => rec.extend([r.elo, r.low, r.high].map(|x| format!("{x:.1}"))),
+            None => rec.extend([String::new(), String::new(), String::new()]),
+        }
         w.write_record(&rec)?;
     }
     w.flush()
@@ -156,6 +176,10 @@ pub fn table(rows: &[Standing]) -> String {
     );
     if dots {
         out.push_str("  captures±");
+    }
+    let rated = rows.iter().any(|s| s.rating.is_some());
+    if rated {
+        out.push_str("     Elo  (95% interval)");
     }
     out.push('\n');
     for s in rows {
@@ -175,6 +199,13 @@ pub fn table(rows: &[Standing]) -> String {
         );
         if let Some(d) = s.capture_diff {
             let _ = write!(out, "  {d:>+10}");
+        }
+        match s.rating {
+            Some(r) => {
+                let _ = write!(out, "  {:>+6.0}  ({:+.0}, {:+.0})", r.elo, r.low, r.high);
+            }
+            None if rated => out.push_str("       -"),
+            None => {}
         }
         out.push('\n');
     }

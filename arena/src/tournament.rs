@@ -10,12 +10,14 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::task::JoinSet;
 
+use crate::head_to_head::HeadToHead;
 use crate::plan::Plan;
 use crate::record::GameRecord;
 use crate::referee::play_game;
+use crate::report::{Report, ReportOptions};
 use crate::results::{check_resumable, GameWriter, ResultsDir};
 use crate::schedule::{schedule, ScheduledGame};
-use crate::standings::{self, Standing};
+use crate::stats::sprt::SprtDecision;
 
 /// Where finished games go, in the order they end (after ripgrep's `Sink` and fastchess's `IOutput`).
 pub trait Sink {
@@ -58,6 +60,16 @@ impl Progress {
             b.finish_and_clear();
         }
     }
+
+    /// A status line (an SPRT's figures): the bar's message on a terminal, else a printed line when
+    /// `print` is set.
+    fn status(&self, line: &str, print: bool) {
+        match &self.bar {
+            Some(b) => b.set_message(line.to_string()),
+            None if print && !self.quiet => eprintln!("{line}"),
+            None => {}
+        }
+    }
 }
 
 impl Sink for Progress {
@@ -76,8 +88,6 @@ impl Sink for Progress {
                 b.set_position(done as u64);
                 if r.termination.is_forfeit() {
                     b.println(line);
-                } else {
-                    b.set_message(format!("{} {}", r.id, r.result));
                 }
             }
             None if !self.quiet => eprintln!("{line}"),
@@ -107,12 +117,17 @@ pub struct RunSummary {
     pub played: usize,
     /// Games in the schedule.
     pub total: usize,
-    /// Whether every scheduled game is now recorded.
+    /// Games recorded in the results folder, this run's included.
+    pub recorded: usize,
+    /// Whether the tournament is over: every scheduled game recorded, or the SPRT decided.
     pub complete: bool,
     /// Whether Ctrl-C stopped the run.
     pub interrupted: bool,
-    /// Standings over every recorded game.
-    pub standings: Vec<Standing>,
+    /// An SPRT match: its decision over the complete pairs recorded (`Continue` when it ran out of
+    /// pairs or was interrupted).
+    pub sprt: Option<SprtDecision>,
+    /// Standings, ratings, crosstable over every recorded game.
+    pub report: Report,
     /// The results folder.
     pub dir: PathBuf,
 }
@@ -136,8 +151,10 @@ async fn stop_signal() {
 /// Runs (or resumes) the tournament `plan`.
 ///
 /// Games already in `games.csv` are skipped; a complete tournament is reported and left unchanged.
-/// Each finished game is appended to `games.csv` at once; `standings.csv` is written at the end.
-/// Ctrl-C or SIGTERM stops the run, kills the running bots and keeps every finished game.
+/// Each finished game is appended to `games.csv` at once; `standings.csv` and `crosstable.csv` are
+/// written at the end. Ctrl-C or SIGTERM stops the run, kills the running bots and keeps every finished
+/// game. An SPRT match stops as soon as a completed game pair takes the LLR across a bound (games still
+/// running are abandoned unrecorded: only complete pairs count); on resume the recorded pairs decide.
 ///
 /// # Errors
 /// A results folder that cannot be written, or whose games belong to another schedule.
@@ -165,19 +182,34 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         let _ = std::fs::copy(&plan.config_path, &config_copy);
     }
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
+    let sprt = plan.sprt.map(|s| s.test);
+    // The default bootstrap seed, as `arena ratings` uses: the numbers depend on the games alone.
+    let report_opts = ReportOptions {
+        sprt,
+        ..ReportOptions::default()
+    };
+    // An SPRT match: the two bots' head-to-head, updated game by game.
+    let mut h2h = sprt.map(|_| HeadToHead::new(&names[0], &names[1], &recorded));
+    let decided = |h: &Option<HeadToHead>| match (&sprt, h) {
+        (Some(s), Some(h)) => s.decide(&h.pentanomial),
+        _ => SprtDecision::Continue,
+    };
     let todo: Vec<ScheduledGame> = all
         .iter()
         .filter(|g| !recorded.iter().any(|r| r.id == g.id))
         .cloned()
         .collect();
     let total = all.len();
-    if todo.is_empty() {
+    if todo.is_empty() || decided(&h2h) != SprtDecision::Continue {
+        let report = Report::new(&names, &recorded, &report_opts)?;
         return Ok(RunSummary {
             played: 0,
             total,
+            recorded: recorded.len(),
             complete: true,
             interrupted: false,
-            standings: standings::standings(&names, &recorded),
+            sprt: sprt.map(|_| decided(&h2h)),
+            report,
             dir: dir.path,
         });
     }
@@ -225,10 +257,26 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         let done = recorded.len();
         writer.game_finished(record, done, total)?;
         progress.game_finished(record, done, total)?;
+        if let Some(h) = h2h.as_mut() {
+            if h.add(record) {
+                let pairs = h.pentanomial.pairs();
+                let decision = decided(&h2h);
+                let h = h2h.as_ref().expect("an SPRT match");
+                let over = decision != SprtDecision::Continue;
+                progress.status(&h.status(sprt.as_ref()), over || pairs % 10 == 0);
+                if over {
+                    // Decided at a pair boundary: abandon the games still running (their pairs would
+                    // not count) and stop.
+                    running.abort_all();
+                    while running.join_next().await.is_some() {}
+                    break;
+                }
+            }
+        }
     }
     progress.finish();
-    let rows = standings::standings(&names, &recorded);
-    standings::write_csv(&dir.standings_csv(), &rows)?;
+    let report = Report::new(&names, &recorded, &report_opts)?;
+    report.write(&dir.path)?;
     let secs = started.elapsed().as_secs_f64();
     if played > 0 && !opts.quiet {
         eprintln!(
@@ -236,12 +284,15 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
             played as f64 / secs.max(1e-9)
         );
     }
+    let decision = sprt.map(|_| decided(&h2h));
     Ok(RunSummary {
         played,
         total,
-        complete: recorded.len() == total,
+        recorded: recorded.len(),
+        complete: recorded.len() == total || decision.is_some_and(|d| d != SprtDecision::Continue),
         interrupted,
-        standings: rows,
+        sprt: decision,
+        report,
         dir: dir.path,
     })
 }

@@ -1,0 +1,241 @@
+//! Two-bot statistics over game pairs, fastchess style: W/D/L, score, Elo ± 95%, LOS, draw ratio,
+//! pentanomial counts and normalized Elo, plus the SPRT's log-likelihood ratio when one is running.
+//! The formulas are in [`crate::stats`]; what each number means is in `docs/statistics.md`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use games::Player;
+
+use crate::record::{GameRecord, GameResult};
+use crate::stats::elo::Wdl;
+use crate::stats::pentanomial::Pentanomial;
+use crate::stats::sprt::{Sprt, SprtDecision, SprtModel};
+
+/// The games between two bots, from the first-named bot's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeadToHead {
+    /// The bot whose wins count as wins.
+    pub bot: String,
+    pub opponent: String,
+    /// Every game between the two, forfeits included.
+    pub wdl: Wdl,
+    /// Every complete game pair (both games of a pair number recorded, each bot first once).
+    pub pentanomial: Pentanomial,
+    /// Pair number → the bot's points where it moved first and where it moved second, for pairs with
+    /// one game recorded so far.
+    pending: BTreeMap<u32, [Option<f64>; 2]>,
+}
+
+impl HeadToHead {
+    /// The head-to-head of `bot` against `opponent` over `records` (other games are ignored).
+    pub fn new(bot: &str, opponent: &str, records: &[GameRecord]) -> HeadToHead {
+        let mut h = HeadToHead {
+            bot: bot.to_string(),
+            opponent: opponent.to_string(),
+            wdl: Wdl::default(),
+            pentanomial: Pentanomial::default(),
+            pending: BTreeMap::new(),
+        };
+        for r in records {
+            h.add(r);
+        }
+        h
+    }
+
+    /// Counts one more game; returns whether it completed a game pair (the pentanomial changed).
+    /// Games of other bots are ignored (false).
+    pub fn add(&mut self, r: &GameRecord) -> bool {
+        let side = if r.first == self.bot && r.second == self.opponent {
+            Player::First
+        } else if r.first == self.opponent && r.second == self.bot {
+            Player::Second
+        } else {
+            return false;
+        };
+        let points = r.result.points(side);
+        match r.result {
+            GameResult::Draw => self.wdl.draws += 1,
+            _ if points == 1.0 => self.wdl.wins += 1,
+            _ => self.wdl.losses += 1,
+        }
+        let slot = self.pending.entry(r.pair).or_default();
+        slot[side.index()] = Some(points);
+        if let [Some(a), Some(b)] = *slot {
+            self.pending.remove(&r.pair);
+            self.pentanomial.add_pair(a, b);
+            return true;
+        }
+        false
+    }
+
+    /// One status line for a progress bar: LLR (with an SPRT), Elo ± over pairs, LOS, pentanomial.
+    pub fn status(&self, sprt: Option<&Sprt>) -> String {
+        let c = self.pentanomial.counts;
+        let llr = sprt
+            .map(|s| {
+                let (lower, upper) = s.bounds();
+                format!(
+                    "LLR {:.2} ({lower:.2}, {upper:.2})  ",
+                    s.llr(&self.pentanomial)
+                )
+            })
+            .unwrap_or_default();
+        format!(
+            "{llr}Elo {}  LOS {:.1}%  Ptnml [{}, {}, {}, {}, {}]",
+            estimate(self.pentanomial.elo()),
+            100.0 * self.wdl.los(),
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4]
+        )
+    }
+
+    /// The report lines, with the SPRT's line when `sprt` is given.
+    pub fn report(&self, sprt: Option<&Sprt>) -> Report<'_> {
+        Report {
+            h2h: self,
+            sprt: sprt.copied(),
+        }
+    }
+}
+
+/// [`HeadToHead::report`]'s text: see `docs/statistics.md` for each line.
+pub struct Report<'a> {
+    h2h: &'a HeadToHead,
+    sprt: Option<Sprt>,
+}
+
+fn estimate(e: Option<crate::stats::elo::EloEstimate>) -> String {
+    match e {
+        Some(e) if e.elo.is_finite() && e.error95.is_finite() => {
+            format!("{:+.2} ± {:.2}", e.elo, e.error95)
+        }
+        Some(e) if e.elo.is_finite() => format!("{:+.2} ± ∞", e.elo),
+        Some(e) => format!("{:+}", e.elo),
+        None => "n/a".to_string(),
+    }
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let h = self.h2h;
+        let w = &h.wdl;
+        let p = &h.pentanomial;
+        writeln!(
+            f,
+            "{} vs {}: {} games, {} complete pairs",
+            h.bot,
+            h.opponent,
+            w.games(),
+            p.pairs()
+        )?;
+        writeln!(
+            f,
+            "  Games  W/D/L {}/{}/{}  score {:.2}%  draw ratio {:.2}%",
+            w.wins,
+            w.draws,
+            w.losses,
+            100.0 * w.score(),
+            100.0 * w.draw_ratio()
+        )?;
+        writeln!(
+            f,
+            "  Elo    {} (games)  {} (pairs)  nElo {} (pairs)",
+            estimate(w.elo()),
+            estimate(p.elo()),
+            estimate(p.normalized_elo())
+        )?;
+        writeln!(f, "  LOS    {:.2}%", 100.0 * w.los())?;
+        let c = p.counts;
+        writeln!(
+            f,
+            "  Ptnml  [{}, {}, {}, {}, {}]  (LL, LD, WL+DD, WD, WW)",
+            c[0], c[1], c[2], c[3], c[4]
+        )?;
+        if let Some(s) = &self.sprt {
+            let (lower, upper) = s.bounds();
+            let decision = match s.decide(p) {
+                SprtDecision::Continue => "running",
+                SprtDecision::AcceptH0 => "H0 accepted",
+                SprtDecision::AcceptH1 => "H1 accepted",
+            };
+            let model = match s.model {
+                SprtModel::Normalized => "normalized",
+                SprtModel::Logistic => "logistic",
+            };
+            writeln!(
+                f,
+                "  LLR    {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}] {model}: {decision}",
+                s.llr(p),
+                lower,
+                upper,
+                s.elo0,
+                s.elo1
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Termination;
+
+    fn game(pair: u32, first: &str, second: &str, result: GameResult) -> GameRecord {
+        GameRecord {
+            id: format!("g{pair}{first}"),
+            round: 1,
+            pair,
+            game: "connect4".into(),
+            variant: "7 6".into(),
+            first: first.into(),
+            second: second.into(),
+            result,
+            termination: Termination::Normal,
+            detail: String::new(),
+            plies: 0,
+            score: None,
+            time_ms: [0, 0],
+            opening: vec![],
+            moves: vec![],
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn only_complete_pairs_enter_the_pentanomial() {
+        use GameResult::*;
+        let records = [
+            // Pair 1: a wins both → WW.
+            game(1, "a", "b", FirstWins),
+            game(1, "b", "a", SecondWins),
+            // Pair 2: a wins as first, loses as second → WL+DD.
+            game(2, "b", "a", FirstWins),
+            game(2, "a", "b", FirstWins),
+            // Pair 3: a draw and a loss → LD.
+            game(3, "a", "b", Draw),
+            game(3, "b", "a", FirstWins),
+            // Pair 4: only one game recorded.
+            game(4, "a", "b", FirstWins),
+            // Another opponent.
+            game(5, "a", "c", FirstWins),
+        ];
+        let h = HeadToHead::new("a", "b", &records);
+        assert_eq!(
+            (h.wdl.wins, h.wdl.draws, h.wdl.losses),
+            (4, 1, 2),
+            "every game between a and b"
+        );
+        assert_eq!(h.pentanomial.counts, [0, 1, 1, 0, 1]);
+        let mirror = HeadToHead::new("b", "a", &records);
+        assert_eq!(mirror.pentanomial.counts, [1, 0, 1, 1, 0]);
+        assert_eq!(
+            (mirror.wdl.wins, mirror.wdl.losses),
+            (h.wdl.losses, h.wdl.wins)
+        );
+    }
+}

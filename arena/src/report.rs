@@ -1,0 +1,208 @@
+//! The report of a results folder, recomputed from `games.csv` alone: standings with Elo ratings and
+//! their 95% intervals, the crosstable, the likelihood-of-superiority matrix, and the head-to-head
+//! statistics of a two-bot match. `arena run` prints it at the end; `arena ratings <dir>` prints it
+//! again (after a resume or a merge the numbers are the same, since they depend only on the games).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{bail, Result};
+use games::Player;
+
+use crate::crosstable::Crosstable;
+use crate::head_to_head::HeadToHead;
+use crate::record::GameRecord;
+use crate::standings::{self, Rating, Standing};
+use crate::stats::ratings::{self, Anchor, RatedGame, Ratings};
+use crate::stats::sprt::Sprt;
+
+/// How to compute the ratings.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// The bot rated 0; `None`: the mean rating is 0.
+    pub anchor: Option<String>,
+    /// Parametric bootstrap samples for the 95% intervals and the LOS matrix (Ordo's method).
+    pub bootstrap: usize,
+    /// The seed of the bootstrap.
+    pub seed: u64,
+    /// The SPRT of a `format = "sprt"` match, for its LLR line.
+    pub sprt: Option<Sprt>,
+}
+
+impl Default for ReportOptions {
+    fn default() -> ReportOptions {
+        ReportOptions {
+            anchor: None,
+            bootstrap: 1000,
+            seed: 1,
+            sprt: None,
+        }
+    }
+}
+
+/// Everything the report shows.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Best first, each with its rating when it played a game.
+    pub standings: Vec<Standing>,
+    /// In standings order.
+    pub crosstable: Crosstable,
+    /// The bots rated (those with games), in sorted order, and their ratings; `None` without games.
+    pub ratings: Option<(Vec<String>, Ratings)>,
+    /// The head-to-head of a two-bot tournament: the first bot of the config first in an SPRT match,
+    /// else the better-placed bot first.
+    pub head_to_head: Option<HeadToHead>,
+    pub sprt: Option<Sprt>,
+}
+
+impl Report {
+    /// The report over `records` for `bots` (the plan's bots in config order; bots that appear only in
+    /// `records` are added in sorted order).
+    ///
+    /// # Errors
+    /// An anchor that names no bot with games.
+    pub fn new(bots: &[String], records: &[GameRecord], opts: &ReportOptions) -> Result<Report> {
+        let mut names: Vec<String> = bots.to_vec();
+        let mut extra: Vec<String> = records
+            .iter()
+            .flat_map(|r| [r.first.clone(), r.second.clone()])
+            .filter(|n| !names.contains(n))
+            .collect();
+        extra.sort();
+        extra.dedup();
+        names.extend(extra);
+
+        // Ratings depend on the set of games only: bots sorted by name, games sorted by id.
+        let mut sorted = records.to_vec();
+        sorted.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut rated: Vec<String> = sorted
+            .iter()
+            .flat_map(|r| [r.first.clone(), r.second.clone()])
+            .collect();
+        rated.sort();
+        rated.dedup();
+        let ratings = if rated.len() >= 2 {
+            let index = |n: &str| rated.binary_search_by(|x| x.as_str().cmp(n)).ok();
+            let games: Vec<RatedGame> = sorted
+                .iter()
+                .filter_map(|r| {
+                    Some(RatedGame {
+                        first: index(&r.first)?,
+                        second: index(&r.second)?,
+                        first_points: r.result.points(Player::First),
+                    })
+                })
+                .collect();
+            let anchor = match &opts.anchor {
+                None => Anchor::Mean,
+                Some(a) => match index(a) {
+                    Some(i) => Anchor::Bot(i),
+                    None => bail!(
+                        "the anchor {a:?} played no game; bots with games: {}",
+                        rated.join(", ")
+                    ),
+                },
+            };
+            Some((
+                rated.clone(),
+                ratings::fit(rated.len(), &games, anchor, opts.bootstrap, opts.seed),
+            ))
+        } else {
+            None
+        };
+
+        let mut rows = standings::standings(&names, records);
+        if let Some((rated, r)) = &ratings {
+            for row in &mut rows {
+                if let Some(i) = rated.iter().position(|n| *n == row.bot) {
+                    row.rating = Some(Rating {
+                        elo: r.elo[i],
+                        low: r.interval95[i].0,
+                        high: r.interval95[i].1,
+                    });
+                }
+            }
+        }
+        let order: Vec<String> = rows.iter().map(|s| s.bot.clone()).collect();
+        let crosstable = Crosstable::new(&order, records);
+        let head_to_head = match (&opts.sprt, bots) {
+            (Some(_), [a, b]) => Some(HeadToHead::new(a, b, records)),
+            _ if order.len() == 2 => Some(HeadToHead::new(&order[0], &order[1], records)),
+            _ => None,
+        };
+        Ok(Report {
+            standings: rows,
+            crosstable,
+            ratings,
+            head_to_head,
+            sprt: opts.sprt,
+        })
+    }
+
+    /// Writes `standings.csv` and `crosstable.csv` into `dir`.
+    ///
+    /// # Errors
+    /// Write errors, with the path.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        standings::write_csv(&dir.join("standings.csv"), &self.standings)?;
+        self.crosstable.write_csv(&dir.join("crosstable.csv"))
+    }
+
+    /// The console text: standings, crosstable, first-move advantage, LOS matrix, head-to-head.
+    pub fn text(&self) -> String {
+        let mut out = standings::table(&self.standings);
+        if self.crosstable.bots.len() > 2 {
+            out.push_str("\ncrosstable (points/games of the row's bot against the column's)\n");
+            out.push_str(&self.crosstable.table());
+        }
+        if let Some((rated, r)) = &self.ratings {
+            let _ = writeln!(
+                out,
+                "\nfirst-move advantage {:+.1} Elo (95%: {:+.1} to {:+.1})",
+                r.first_move_elo, r.first_move_interval95.0, r.first_move_interval95.1
+            );
+            if rated.len() > 2 {
+                out.push_str(
+                    "\nLOS (likelihood that the row's bot is stronger than the column's, %)\n",
+                );
+                out.push_str(&los_table(rated, r, &self.standings));
+            }
+        }
+        if let Some(h) = &self.head_to_head {
+            out.push('\n');
+            let _ = write!(out, "{}", h.report(self.sprt.as_ref()));
+        }
+        out
+    }
+}
+
+/// The LOS matrix in standings order, whole percent.
+fn los_table(rated: &[String], r: &Ratings, standings: &[Standing]) -> String {
+    let order: Vec<usize> = standings
+        .iter()
+        .filter_map(|s| rated.iter().position(|n| *n == s.bot))
+        .collect();
+    let w = order
+        .iter()
+        .map(|&i| rated[i].len())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    let mut out = format!("{:<w$}", "bot", w = w + 2);
+    for k in 0..order.len() {
+        let _ = write!(out, " {:>4}", k + 1);
+    }
+    out.push('\n');
+    for (k, &i) in order.iter().enumerate() {
+        let _ = write!(out, "{:<w$}", format!("{} {}", k + 1, rated[i]), w = w + 2);
+        for &j in &order {
+            if i == j {
+                let _ = write!(out, " {:>4}", "·");
+            } else {
+                let _ = write!(out, " {:>4.0}", 100.0 * r.los[i][j]);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,301 @@
+//! End to end: the tools for comparing bots — sweeps, opening files, SPRT matches and `arena ratings` —
+//! through the real `arena` binary. Deterministic: fixed seeds, fixed depths, one game at a time where
+//! the order of finishing games matters.
+
+mod common;
+
+use common::{arena, games, run, text, write_config};
+
+const C4_TC: &str = "[game]\nname = \"connect4\"\n[time_control]\ntime_ms = 60000\ninc_ms = 1000\n";
+
+#[test]
+fn a_sweep_plays_each_variant_as_its_own_bot_with_its_options() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "sweep",
+        &format!(
+            "name = \"sweep\"\ngames_per_pair = 2\nseed = 4\nconcurrency = 2\n{C4_TC}\
+             [[bots]]\nname = \"ab\"\nbuiltin = \"alphabeta\"\noptions = {{ depth = 1 }}\n\
+             sweep = {{ depth = [1, 2], c4_centre = [0] }}\n\
+             [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n"
+        ),
+    );
+    let out = run(tmp.path(), &config, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let records = games(tmp.path(), "sweep");
+    // Three bots: 3 pairs × 2 games.
+    assert_eq!(records.len(), 6);
+    let variants = ["ab[c4_centre=0,depth=1]", "ab[c4_centre=0,depth=2]"];
+    for v in variants {
+        let mine: Vec<_> = records
+            .iter()
+            .filter(|r| r.first == v || r.second == v)
+            .collect();
+        assert_eq!(mine.len(), 4, "{v}: {records:?}");
+        // The sweep's value overrides the bot's own option.
+        let depth = &v[v.len() - 2..v.len() - 1];
+        let log = std::fs::read_to_string(
+            tmp.path()
+                .join(format!("results/sweep/logs/{}.log", mine[0].id)),
+        )
+        .unwrap();
+        assert!(
+            log.contains(&format!("setoption name depth value {depth}"))
+                && log.contains("setoption name c4_centre value 0"),
+            "{log}"
+        );
+    }
+}
+
+#[test]
+fn an_opening_file_gives_each_game_pair_its_line_and_bad_lines_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("book.txt"),
+        "# three Connect Four openings\n4 4\n\n3 5 4\n1\n",
+    )
+    .unwrap();
+    let text_cfg = format!(
+        "name = \"book\"\ngames_per_pair = 8\nseed = 9\nconcurrency = 2\nopening_plies = 1\n\
+         [openings]\nfile = \"book.txt\"\n{C4_TC}\
+         [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n"
+    );
+    let config = write_config(tmp.path(), "book", &text_cfg);
+    let out = run(tmp.path(), &config, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let mut records = games(tmp.path(), "book");
+    records.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!(records.len(), 8);
+    let book: [&[&str]; 3] = [&["4", "4"], &["3", "5", "4"], &["1"]];
+    for r in &records {
+        // Pair k plays line k (wrapping), then one random ply; both games of a pair alike.
+        let line = book[(r.pair as usize - 1) % 3];
+        assert_eq!(r.opening.len(), line.len() + 1, "{r:?}");
+        assert_eq!(&r.opening[..line.len()], line, "{r:?}");
+        let twin = records
+            .iter()
+            .find(|t| t.pair == r.pair && t.id != r.id)
+            .unwrap();
+        assert_eq!(twin.opening, r.opening);
+        assert_eq!(
+            (twin.first.as_str(), twin.second.as_str()),
+            (r.second.as_str(), r.first.as_str())
+        );
+    }
+
+    // An illegal line (a column played an eighth time) is refused before any game, with file:line.
+    std::fs::write(tmp.path().join("bad.txt"), "4\n1 1 1 1 1 1 1\n").unwrap();
+    let bad = write_config(
+        tmp.path(),
+        "bad",
+        &text_cfg
+            .replace("\"book\"", "\"bad\"")
+            .replace("book.txt", "bad.txt"),
+    );
+    let out = run(tmp.path(), &bad, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.txt:2: move 7"), "{err}");
+    assert!(!tmp.path().join("results/bad").exists());
+}
+
+fn sprt_config(name: &str, sprt: &str, strong: &str) -> String {
+    format!(
+        "name = \"{name}\"\nformat = \"sprt\"\nseed = 5\nconcurrency = 1\nopening_plies = 2\n\
+         [sprt]\n{sprt}\n{C4_TC}\
+         [[bots]]\nname = \"strong\"\n{strong}\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n"
+    )
+}
+
+#[test]
+fn an_sprt_match_stops_at_a_pair_boundary_once_decided_and_stays_decided() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "sprt",
+        &sprt_config(
+            "sprt",
+            "elo0 = 0\nelo1 = 100\nmodel = \"logistic\"\nmax_pairs = 200",
+            "builtin = \"minimax\"\noptions = { depth = 4 }",
+        ),
+    );
+    let out = run(tmp.path(), &config, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("SPRT: H1 accepted"), "{}", text(&out));
+    assert!(stdout.contains("LLR"), "{stdout}");
+    let records = games(tmp.path(), "sprt");
+    // Stopped early, and only at a pair boundary: with one game at a time every pair is whole.
+    assert!(
+        records.len() < 400 && records.len().is_multiple_of(2),
+        "{}",
+        records.len()
+    );
+    let h2h = arena::head_to_head::HeadToHead::new("strong", "random", &records);
+    assert_eq!(h2h.pentanomial.pairs() as usize * 2, records.len());
+
+    // Run again: the recorded pairs decide, nothing more is played.
+    let again = run(tmp.path(), &config, &[]);
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("is complete"),
+        "{}",
+        text(&again)
+    );
+    assert_eq!(games(tmp.path(), "sprt").len(), records.len());
+}
+
+#[test]
+fn an_sprt_match_without_a_decision_ends_inconclusive_at_max_pairs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "even",
+        &sprt_config("even", "max_pairs = 3", "builtin = \"random\""),
+    );
+    let out = run(tmp.path(), &config, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("SPRT: inconclusive"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(games(tmp.path(), "even").len(), 6);
+
+    // A broken [sprt] is an error before any game.
+    for (bad, says) in [
+        ("elo0 = 5\nelo1 = 0\nmax_pairs = 3", "elo0"),
+        ("max_pairs = 3\nalpha = 1.5", "alpha"),
+        ("max_pairs = 3\nmodel = \"bayes\"", "bayes"),
+    ] {
+        let path = write_config(
+            tmp.path(),
+            "broken",
+            &sprt_config("broken", bad, "builtin = \"random\""),
+        );
+        let out = run(tmp.path(), &path, &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{}",
+            text(&out)
+        );
+    }
+}
+
+#[test]
+fn ratings_are_recomputed_from_games_csv_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/smoke.toml");
+    let out = run(tmp.path(), &config, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let dir = tmp.path().join("results/smoke");
+    let standings = std::fs::read_to_string(dir.join("standings.csv")).unwrap();
+    assert!(
+        standings
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",elo,elo_low,elo_high"),
+        "{standings}"
+    );
+    let crosstable = std::fs::read_to_string(dir.join("crosstable.csv")).unwrap();
+    assert_eq!(crosstable.lines().count(), 5, "{crosstable}");
+
+    let ratings = |extra: &[&str]| {
+        let out = arena()
+            .arg("ratings")
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let first = ratings(&[]);
+    assert!(
+        first.contains("Elo") && first.contains("crosstable") && first.contains("LOS"),
+        "{first}"
+    );
+    // The same games give the same numbers, and the run's standings.csv is what `ratings` writes.
+    assert_eq!(ratings(&[]), first);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("standings.csv")).unwrap(),
+        standings
+    );
+    let anchored = ratings(&["--anchor", "random-1", "--pair", "random-1", "random-2"]);
+    assert!(anchored.contains("random-1 vs random-2"), "{anchored}");
+    assert!(anchored.contains("Ptnml"), "{anchored}");
+    let out = arena()
+        .arg("ratings")
+        .arg(&dir)
+        .args(["--anchor", "nobody"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
+
+#[test]
+fn an_interrupted_sprt_match_resumes_without_losing_or_double_counting_pairs() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Slow bots (40 ms a move) so the match is still going when it is stopped after its first game,
+    // with a pair half played.
+    let slow = "builtin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n";
+    let config = write_config(
+        tmp.path(),
+        "halves",
+        &format!(
+            "name = \"halves\"\nformat = \"sprt\"\nseed = 3\nconcurrency = 1\n[sprt]\nmax_pairs = 3\n\
+             [game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 10000\n\
+             [[bots]]\nname = \"a\"\n{slow}[[bots]]\nname = \"b\"\n{slow}"
+        ),
+    );
+    let mut child = arena()
+        .arg("run")
+        .arg(&config)
+        .arg("--results")
+        .arg(tmp.path().join("results"))
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let csv = tmp.path().join("results/halves/games.csv");
+    let waited = std::time::Instant::now();
+    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(60),
+            "no game in 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let kept = games(tmp.path(), "halves");
+    assert!(!kept.is_empty() && kept.len() < 6, "{} games", kept.len());
+
+    let out = run(tmp.path(), &config, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let all = games(tmp.path(), "halves");
+    assert_eq!(
+        all[..kept.len()],
+        kept[..],
+        "recorded games are kept as they were"
+    );
+    let mut ids: Vec<_> = all.iter().map(|g| g.id.clone()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 6, "every game of the 3 pairs once");
+    let h2h = arena::head_to_head::HeadToHead::new("a", "b", &all);
+    assert_eq!(h2h.pentanomial.pairs(), 3);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Ptnml"),
+        "{}",
+        text(&out)
+    );
+}
