@@ -144,6 +144,7 @@ async fn tournament_throughput(
         fresh: true,
         progress_bar: false,
         quiet: true,
+        shard: None,
     };
     let start = Instant::now();
     let summary = tournament::run(Arc::new(plan), &opts).await?;

@@ -44,6 +44,20 @@ enum Command {
         /// Plain progress lines even on a terminal.
         #[arg(long)]
         no_progress: bool,
+        /// Play only part K of N of each schedule (whole game pairs), into <name>.shard-K-of-N/; run the
+        /// other parts elsewhere and join them with `arena merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<arena::schedule::Shard>,
+    },
+    /// Join the results folders of one tournament's shards (or copies from several machines) into one
+    /// folder, then print its report. `arena run` on the merged folder resumes what is still missing.
+    Merge {
+        /// Results folders to read, e.g. results/c4.shard-1-of-2 results/c4.shard-2-of-2.
+        #[arg(required = true)]
+        sources: Vec<PathBuf>,
+        /// The folder to merge into (created if missing; games it holds are kept), e.g. results/c4.
+        #[arg(long)]
+        into: PathBuf,
     },
     /// Print the report of a results folder from its games.csv alone: standings with Elo ratings and 95%
     /// intervals, crosstable, LOS matrix, and head-to-head statistics (also rewrites standings.csv and
@@ -126,6 +140,7 @@ fn main() -> ExitCode {
             concurrency,
             results,
             no_progress,
+            shard,
         } => run(
             &configs,
             RunOptions {
@@ -133,9 +148,11 @@ fn main() -> ExitCode {
                 fresh,
                 progress_bar: !no_progress,
                 quiet: false,
+                shard,
             },
             concurrency,
         ),
+        Command::Merge { sources, into } => merge(&sources, &into),
         Command::Bench {
             games,
             round_trips,
@@ -190,6 +207,20 @@ fn solve(game: &str) -> Result<ExitCode> {
             .context("solving positions")
             .map(|()| ExitCode::SUCCESS),
     }
+}
+
+fn merge(sources: &[PathBuf], into: &Path) -> Result<ExitCode> {
+    let games = arena::results::merge(sources, into)?;
+    let report = Report::new(&[], &games, &ReportOptions::default())?;
+    report.write(into)?;
+    println!(
+        "merged {} folders into {}: {} games",
+        sources.len(),
+        into.display(),
+        games.len()
+    );
+    print!("{}", report.text());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode> {

@@ -177,6 +177,88 @@ impl GameWriter {
     }
 }
 
+/// Merges the games of the results folders `sources` (shards of one tournament, or copies from other
+/// machines) into the folder `into`, with the games `into` already holds: one `games.csv` sorted by game
+/// id, each game once. `into/config.toml` is copied from the first source that has one if missing.
+/// Returns every merged game. The sources are only read (a last line cut short is dropped from them first,
+/// as a resume would).
+///
+/// # Errors
+/// A folder without `games.csv`, an unreadable row, games of different games or variants, or one game id
+/// recorded differently in two places (two different tournaments); nothing is written then.
+pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
+    let target = ResultsDir {
+        path: into.to_owned(),
+    };
+    let mut merged: Vec<(GameRecord, PathBuf)> = target
+        .read_games()?
+        .into_iter()
+        .map(|r| (r, into.to_owned()))
+        .collect();
+    for source in sources {
+        let dir = ResultsDir {
+            path: source.clone(),
+        };
+        if !dir.games_csv().exists() {
+            bail!("{} has no games.csv", source.display());
+        }
+        for r in dir.read_games()? {
+            if let Some((first, _)) = merged.first() {
+                if (&first.game, &first.variant) != (&r.game, &r.variant) {
+                    bail!(
+                        "{}: game {} is {} {}, other games are {} {}: not one tournament",
+                        source.display(),
+                        r.id,
+                        r.game,
+                        r.variant,
+                        first.game,
+                        first.variant
+                    );
+                }
+            }
+            match merged.iter().find(|(m, _)| m.id == r.id) {
+                Some((m, _)) if *m == r => {}
+                Some((_, place)) => bail!(
+                    "game {} differs between {} and {}: not one tournament",
+                    r.id,
+                    place.display(),
+                    source.display()
+                ),
+                None => merged.push((r, source.clone())),
+            }
+        }
+    }
+    let mut games: Vec<GameRecord> = merged.into_iter().map(|(r, _)| r).collect();
+    games.sort_by(|a, b| a.id.cmp(&b.id));
+
+    fs::create_dir_all(target.logs())
+        .with_context(|| format!("creating {}", target.logs().display()))?;
+    // Write aside, then rename: a merge cut short leaves the old games.csv whole.
+    let partial = into.join("games.csv.merging");
+    {
+        let mut w = csv::Writer::from_path(&partial)
+            .with_context(|| format!("writing {}", partial.display()))?;
+        for r in &games {
+            w.serialize(GameRow::from(r))?;
+        }
+        w.flush()
+            .with_context(|| format!("writing {}", partial.display()))?;
+    }
+    fs::rename(&partial, target.games_csv())
+        .with_context(|| format!("writing {}", target.games_csv().display()))?;
+    let config = into.join("config.toml");
+    if !config.exists() {
+        if let Some(found) = sources
+            .iter()
+            .map(|s| s.join("config.toml"))
+            .find(|c| c.exists())
+        {
+            fs::copy(&found, &config).with_context(|| format!("copying {}", found.display()))?;
+        }
+    }
+    Ok(games)
+}
+
 /// Checks that games already recorded belong to this schedule (same id, players, opening), so a resumed
 /// run never mixes two different tournaments.
 ///

@@ -33,6 +33,45 @@ pub struct ScheduledGame {
     pub seed: u64,
 }
 
+/// One of `count` parts of a schedule, for splitting a tournament across machines (`arena run --shard
+/// K/N`, then `arena merge`). A shard holds whole game pairs: pair p belongs to shard ((p − 1) mod N) + 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based, at most `count`.
+    pub index: u32,
+    /// At least 1.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Whether `game` is played by this shard.
+    pub fn contains(&self, game: &ScheduledGame) -> bool {
+        (game.pair - 1) % self.count == self.index - 1
+    }
+
+    /// The results folder of this shard of tournament `name`: `<name>.shard-K-of-N`.
+    pub fn folder(&self, name: &str) -> String {
+        format!("{name}.shard-{}-of-{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    /// `K/N` with 1 ≤ K ≤ N.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("a shard is K/N with 1 ≤ K ≤ N, e.g. 2/3; got {s:?}");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u32, u32) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
 /// SplitMix64: derives independent seeds from the tournament seed (Steele, Lea, Flood 2014).
 pub fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -238,5 +277,36 @@ mod tests {
         assert_eq!(shuffled[7..14], shuffled[..7], "then the same order again");
         assert_eq!(firsts(&plan(1, "random")), shuffled);
         assert_ne!(firsts(&plan(2, "random")), shuffled);
+    }
+
+    #[test]
+    fn shards_split_the_schedule_into_whole_pairs() {
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        let games: Vec<ScheduledGame> = (1..=10u32)
+            .map(|n| ScheduledGame {
+                id: format!("g{n:04}"),
+                number: n as usize,
+                round: 1,
+                pair: n.div_ceil(2),
+                first: 0,
+                second: 1,
+                opening: vec![],
+                seed: 1,
+            })
+            .collect();
+        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
+        for g in &games {
+            let owners = shards.iter().filter(|s| s.contains(g)).count();
+            assert_eq!(owners, 1, "{g:?}");
+            let twin = games
+                .iter()
+                .find(|t| t.pair == g.pair && t.id != g.id)
+                .unwrap();
+            assert!(shards.iter().all(|s| s.contains(g) == s.contains(twin)));
+        }
+        assert_eq!(shards[1].folder("c4"), "c4.shard-2-of-3");
     }
 }

@@ -16,7 +16,7 @@ use crate::record::GameRecord;
 use crate::referee::play_game;
 use crate::report::{Report, ReportOptions};
 use crate::results::{check_resumable, GameWriter, ResultsDir};
-use crate::schedule::{schedule, ScheduledGame};
+use crate::schedule::{schedule, ScheduledGame, Shard};
 use crate::stats::sprt::SprtDecision;
 
 /// Where finished games go, in the order they end (after ripgrep's `Sink` and fastchess's `IOutput`).
@@ -108,6 +108,8 @@ pub struct RunOptions {
     pub progress_bar: bool,
     /// No progress at all (benchmarks).
     pub quiet: bool,
+    /// Play only this shard of the schedule, into `<name>.shard-K-of-N/` (see [`Shard`]).
+    pub shard: Option<Shard>,
 }
 
 /// What a run did.
@@ -156,11 +158,24 @@ async fn stop_signal() {
 /// game. An SPRT match stops as soon as a completed game pair takes the LLR across a bound (games still
 /// running are abandoned unrecorded: only complete pairs count); on resume the recorded pairs decide.
 ///
+/// With a shard, only that shard's games are played, into its own folder.
+///
 /// # Errors
-/// A results folder that cannot be written, or whose games belong to another schedule.
+/// A results folder that cannot be written, or whose games belong to another schedule; a shard of an
+/// SPRT match (a sequential test cannot be split).
 pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
-    let dir = ResultsDir::new(&opts.results_root, &plan.name);
-    let all = schedule(&plan);
+    anyhow::ensure!(
+        opts.shard.is_none() || plan.sprt.is_none(),
+        "an SPRT match cannot be split into shards: its stop rule needs every pair as it finishes"
+    );
+    let folder = opts
+        .shard
+        .map_or_else(|| plan.name.clone(), |s| s.folder(&plan.name));
+    let dir = ResultsDir::new(&opts.results_root, &folder);
+    let all: Vec<ScheduledGame> = schedule(&plan)
+        .into_iter()
+        .filter(|g| opts.shard.is_none_or(|s| s.contains(g)))
+        .collect();
     if let Some(aside) = dir.prepare(opts.fresh)?.filter(|_| !opts.quiet) {
         eprintln!("moved the old results to {}", aside.display());
     }

@@ -299,3 +299,87 @@ fn an_interrupted_sprt_match_resumes_without_losing_or_double_counting_pairs() {
         text(&out)
     );
 }
+
+#[test]
+fn shards_played_apart_and_merged_equal_the_whole_tournament() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/smoke.toml");
+    for shard in ["1/2", "2/2"] {
+        let out = run(tmp.path(), &config, &["--shard", shard]);
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let one = games(tmp.path(), "smoke.shard-1-of-2");
+    let two = games(tmp.path(), "smoke.shard-2-of-2");
+    assert_eq!((one.len(), two.len()), (6, 6));
+    assert!(one.iter().all(|g| g.pair % 2 == 1) && two.iter().all(|g| g.pair % 2 == 0));
+
+    let results = tmp.path().join("results");
+    let merge = |into: &str| {
+        arena()
+            .arg("merge")
+            .arg(results.join("smoke.shard-1-of-2"))
+            .arg(results.join("smoke.shard-2-of-2"))
+            .arg("--into")
+            .arg(results.join(into))
+            .output()
+            .unwrap()
+    };
+    let out = merge("smoke");
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("12 games"),
+        "{}",
+        text(&out)
+    );
+    // Merging again changes nothing; the merged folder is a complete tournament.
+    assert!(merge("smoke").status.success());
+    let merged = games(tmp.path(), "smoke");
+    assert_eq!(merged.len(), 12);
+    let out = run(tmp.path(), &config, &[]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("is complete"),
+        "{}",
+        text(&out)
+    );
+
+    // The same games as one unsplit run.
+    let whole = tempfile::tempdir().unwrap();
+    assert!(run(whole.path(), &config, &[]).status.success());
+    let mut unsplit = games(whole.path(), "smoke");
+    unsplit.sort_by(|a, b| a.id.cmp(&b.id));
+    let strip = |g: &[arena::record::GameRecord]| -> Vec<_> {
+        g.iter()
+            .map(|r| (r.id.clone(), r.moves.clone(), r.result))
+            .collect()
+    };
+    assert_eq!(strip(&merged), strip(&unsplit));
+
+    // A folder of another tournament does not merge.
+    let other = tempfile::tempdir().unwrap();
+    let cfg = write_config(
+        other.path(),
+        "smoke",
+        &std::fs::read_to_string(&config)
+            .unwrap()
+            .replace("seed = 1\n", "seed = 2\n"),
+    );
+    assert!(run(other.path(), &cfg, &[]).status.success());
+    let out = arena()
+        .arg("merge")
+        .arg(other.path().join("results/smoke"))
+        .arg("--into")
+        .arg(results.join("smoke"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not one tournament"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        games(tmp.path(), "smoke"),
+        merged,
+        "a refused merge writes nothing"
+    );
+}
