@@ -78,3 +78,11 @@ fn alphabeta_beats_random_at_connect_four_and_dots() {
     );
     assert!(pct >= 80.0, "{pct}");
 }
+
+#[test]
+fn c4_zx_beats_random_at_connect_four() {
+    // The article's fixed two-ply program: deterministic (leftmost tie-break), no clock.
+    let (pct, losses) = match_against_random("c4-zx", "name = \"connect4\"", "builtin = \"c4-zx\"");
+    assert_eq!(losses, 0);
+    assert!(pct >= 90.0, "{pct}");
+}

@@ -21,6 +21,7 @@ pub const BOT_NAMES: &[&str] = &[
     "alphabeta",
     "ttt-boardvalue",
     "c4-solver",
+    "c4-zx",
 ];
 
 /// Flags common to every bot, plus the fault flags of `faulty`.
@@ -126,6 +127,7 @@ pub fn run(name: &str, args: &[String]) -> ExitCode {
         "alphabeta" => drive(crate::alphabeta::AlphaBetaEngine::default(), &parsed),
         "ttt-boardvalue" => drive(crate::boardvalue::BoardValueEngine::default(), &parsed),
         "c4-solver" => drive(crate::c4_solver::C4Solver::default(), &parsed),
+        "c4-zx" => drive(crate::c4_zx::C4Zx::default(), &parsed),
         "faulty" => run_faulty(&parsed),
         _ => Err(format!(
             "unknown bot {name:?}; known: {}",

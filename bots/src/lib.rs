@@ -8,6 +8,7 @@
 pub mod alphabeta;
 pub mod boardvalue;
 pub mod c4_solver;
+pub mod c4_zx;
 pub mod cli;
 pub mod engine;
 pub mod eval;
