@@ -324,11 +324,19 @@ fn run(configs: &[PathBuf], opts: RunOptions, concurrency: Option<usize>) -> Res
         }
         println!("\n{name} — {spec} — {}", summary.dir.display());
         print!("{}", summary.report.text());
+        let (a, b) = summary
+            .report
+            .head_to_head
+            .as_ref()
+            .map(|h| (h.bot.as_str(), h.opponent.as_str()))
+            .unwrap_or_default();
         match summary.sprt {
-            Some(SprtDecision::AcceptH1) => {
-                println!("SPRT: H1 accepted (the first bot is stronger by elo1)")
-            }
-            Some(SprtDecision::AcceptH0) => println!("SPRT: H0 accepted (no gain of elo1)"),
+            Some(SprtDecision::AcceptH1) => println!(
+                "SPRT: H1 accepted: {a} is stronger than {b} (the games favour elo = elo1 over elo = elo0)"
+            ),
+            Some(SprtDecision::AcceptH0) => println!(
+                "SPRT: H0 accepted: {a} is not stronger than {b} by elo1 (the games favour elo = elo0)"
+            ),
             Some(SprtDecision::Continue) => println!(
                 "SPRT: inconclusive after {} games (max_pairs reached)",
                 summary.recorded
