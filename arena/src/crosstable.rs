@@ -104,27 +104,10 @@ impl Crosstable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{GameResult, Termination};
+    use crate::record::GameResult;
 
     fn game(first: &str, second: &str, result: GameResult) -> GameRecord {
-        GameRecord {
-            id: "g".into(),
-            round: 1,
-            pair: 1,
-            game: "connect4".into(),
-            variant: "7 6".into(),
-            first: first.into(),
-            second: second.into(),
-            result,
-            termination: Termination::Normal,
-            detail: String::new(),
-            plies: 0,
-            score: None,
-            time_ms: [0, 0],
-            opening: vec![],
-            moves: vec![],
-            seed: 1,
-        }
+        GameRecord::example(first, second, result)
     }
 
     #[test]

@@ -183,26 +183,12 @@ impl fmt::Display for Report<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Termination;
 
     fn game(pair: u32, first: &str, second: &str, result: GameResult) -> GameRecord {
         GameRecord {
             id: format!("g{pair}{first}"),
-            round: 1,
             pair,
-            game: "connect4".into(),
-            variant: "7 6".into(),
-            first: first.into(),
-            second: second.into(),
-            result,
-            termination: Termination::Normal,
-            detail: String::new(),
-            plies: 0,
-            score: None,
-            time_ms: [0, 0],
-            opening: vec![],
-            moves: vec![],
-            seed: 1,
+            ..GameRecord::example(first, second, result)
         }
     }
 

@@ -174,6 +174,31 @@ pub struct GameRecord {
     pub seed: u64,
 }
 
+#[cfg(test)]
+impl GameRecord {
+    /// A normal-ending game of `first` against `second` for unit tests: pair 1, id `g`, no moves.
+    pub(crate) fn example(first: &str, second: &str, result: GameResult) -> GameRecord {
+        GameRecord {
+            id: "g".into(),
+            round: 1,
+            pair: 1,
+            game: "connect4".into(),
+            variant: "7 6".into(),
+            first: first.into(),
+            second: second.into(),
+            result,
+            termination: Termination::Normal,
+            detail: String::new(),
+            plies: 0,
+            score: None,
+            time_ms: [0, 0],
+            opening: vec![],
+            moves: vec![],
+            seed: 1,
+        }
+    }
+}
+
 /// One row of `games.csv`: the flat, documented form of a [`GameRecord`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {

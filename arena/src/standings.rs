@@ -224,22 +224,9 @@ mod tests {
         score: Option<[u32; 2]>,
     ) -> GameRecord {
         GameRecord {
-            id: "g".into(),
-            round: 1,
-            pair: 1,
-            game: "dots".into(),
-            variant: String::new(),
-            first: first.into(),
-            second: second.into(),
-            result,
             termination,
-            detail: String::new(),
-            plies: 0,
             score,
-            time_ms: [0, 0],
-            opening: vec![],
-            moves: vec![],
-            seed: 0,
+            ..GameRecord::example(first, second, result)
         }
     }
 

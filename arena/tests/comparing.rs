@@ -252,30 +252,8 @@ fn an_interrupted_sprt_match_resumes_without_losing_or_double_counting_pairs() {
              [[bots]]\nname = \"a\"\n{slow}[[bots]]\nname = \"b\"\n{slow}"
         ),
     );
-    let mut child = arena()
-        .arg("run")
-        .arg(&config)
-        .arg("--results")
-        .arg(tmp.path().join("results"))
-        .stderr(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let csv = tmp.path().join("results/halves/games.csv");
-    let waited = std::time::Instant::now();
-    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(
-            waited.elapsed() < std::time::Duration::from_secs(60),
-            "no game in 60 s"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    std::process::Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let status = common::stop_after(tmp.path(), &config, "halves", 1);
+    assert_eq!(status.code(), Some(130));
     let kept = games(tmp.path(), "halves");
     assert!(!kept.is_empty() && kept.len() < 6, "{} games", kept.len());
 

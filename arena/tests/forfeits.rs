@@ -135,33 +135,7 @@ fn a_stopped_run_keeps_its_games_kills_its_bots_and_resumes() {
          [[bots]]\nname = \"slow-a\"\n{slow}[[bots]]\nname = \"slow-b\"\n{slow}"
     );
     let path = write_config(tmp.path(), "stopped", &config);
-    let mut child = common::arena()
-        .arg("run")
-        .arg(&path)
-        .arg("--results")
-        .arg(tmp.path().join("results"))
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let csv = tmp.path().join("results/stopped/games.csv");
-    let waited = std::time::Instant::now();
-    while std::fs::read_to_string(&csv)
-        .map(|t| t.lines().count())
-        .unwrap_or(0)
-        < 2
-    {
-        assert!(
-            waited.elapsed() < std::time::Duration::from_secs(60),
-            "no game finished in 60 s"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::process::Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    let status = child.wait().unwrap();
+    let status = common::stop_after(tmp.path(), &path, "stopped", 1);
     assert_eq!(status.code(), Some(130));
     let kept = games(tmp.path(), "stopped");
     assert!(!kept.is_empty() && kept.len() < 4, "{} games", kept.len());

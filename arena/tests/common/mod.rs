@@ -45,3 +45,33 @@ pub fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+/// Starts `arena run <config>` into `<dir>/results`, waits until tournament `name` has recorded at
+/// least `games` games (at most 60 s), then sends SIGTERM and returns the exit status.
+pub fn stop_after(dir: &Path, config: &Path, name: &str, games: usize) -> std::process::ExitStatus {
+    let mut child = arena()
+        .arg("run")
+        .arg(config)
+        .arg("--results")
+        .arg(dir.join("results"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let csv = dir.join("results").join(name).join("games.csv");
+    let waited = std::time::Instant::now();
+    // The header line, then one line per game.
+    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < games + 1 {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(60),
+            "{name}: not {games} games in 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    child.wait().unwrap()
+}
