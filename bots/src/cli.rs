@@ -21,6 +21,7 @@ pub const BOT_NAMES: &[&str] = &[
     "alphabeta",
     "ttt-boardvalue",
     "c4-solver",
+    "dots-tps",
     "c4-zx",
 ];
 
@@ -127,6 +128,7 @@ pub fn run(name: &str, args: &[String]) -> ExitCode {
         "alphabeta" => drive(crate::alphabeta::AlphaBetaEngine::default(), &parsed),
         "ttt-boardvalue" => drive(crate::boardvalue::BoardValueEngine::default(), &parsed),
         "c4-solver" => drive(crate::c4_solver::C4Solver::default(), &parsed),
+        "dots-tps" => drive(crate::dots_tps::DotsTps::default(), &parsed),
         "c4-zx" => drive(crate::c4_zx::C4Zx::default(), &parsed),
         "faulty" => run_faulty(&parsed),
         _ => Err(format!(

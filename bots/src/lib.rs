@@ -10,6 +10,7 @@ pub mod boardvalue;
 pub mod c4_solver;
 pub mod c4_zx;
 pub mod cli;
+pub mod dots_tps;
 pub mod engine;
 pub mod eval;
 pub mod faulty;

@@ -1,0 +1,529 @@
+//! `dots-tps`: the Dots engine of seed `000_71d76f5b75d0c15c.txt` ("Игра Точки. Методы и
+//! алгоритмы", 2002), under the Russian rules of `shared/DOTS_RULES.md`.
+//!
+//! How a move is chosen ([`think`]), after the article's sections:
+//! 1. **Grounding** (R13, ours): `ground` when it wins the game at once; never into a loss.
+//! 2. **Play range** ("Предварительный отбор точек"): the legal points of the smallest rectangle
+//!    covering every dot, plus `margin` rows and columns ([`trajectories::Range`]).
+//! 3. **Importance** ("Оценка важности точек"): a pattern table, the maximum over matching patterns,
+//!    once per move ([`patterns`]).
+//! 4. For m = 1, 2, … `depth` full moves (iterative deepening under the clock), [`search::iteration`]:
+//!    one-sided simulations give the bounds `Fmax`/`Fmin` and the surrounding trajectories
+//!    ([`trajectories`]); `Fmin = Fmax` means no capture is possible, so importance alone decides;
+//!    else the useful points (those on a trajectory) are searched by minimax over the capture
+//!    difference `kill2 − kill1`, pruned by heuristics 1 and 2, and each root move is scored
+//!    `F = k1·Importance + k2·MinMax` (formula (1)); the search stops early when a move reaches `Fmax`.
+//!
+//! Every part can be switched off by an option ([`Config`]), so that the modes can be compared;
+//! `dots-tps --bench` prints the article's table on our tactical suite ([`mod@bench`]).
+//!
+//! ```
+//! use bots::dots_tps::{think, Budget, Config};
+//! use bots::dots_tps::patterns::PatternTable;
+//! use games::dots::{Dots, Move, Start};
+//!
+//! // Blue (first) has Red's 5-5 closed on three sides and is to move: 5-4 captures.
+//! let pos = Dots::from_moves(8, 8, Start::Empty, "5-6 5-5 4-5 1-1 6-5 1-8").unwrap();
+//! let d = think(&pos, &Config::default(), &PatternTable::default(), &Budget::depth(1), &mut |_| {});
+//! assert_eq!(d.best, Some(Move::Put { x: 5, y: 4 }));
+//! assert_eq!(d.value, 1);
+//! ```
+
+pub mod bench;
+pub mod patterns;
+pub mod search;
+pub mod tactics;
+pub mod trajectories;
+
+use std::any::Any;
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use games::dots::Move;
+use games::{Dots, Game};
+
+use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
+use patterns::{Grid, PatternTable};
+use search::{iteration, RootPoints};
+use trajectories::Range;
+
+/// Which moves the tree tries (the rows of the article's table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prune {
+    /// Every legal point of the play range, at every node.
+    All,
+    /// The useful points: on some trajectory (own or enemy) of at most m points.
+    Useful,
+    /// Useful points, with heuristic 1 at every node.
+    H1,
+    /// Useful points, heuristic 2 before the search and heuristic 1 at every node.
+    H12,
+}
+
+impl Prune {
+    /// The four modes, from the widest search to the narrowest.
+    pub const ALL: [Prune; 4] = [Prune::All, Prune::Useful, Prune::H1, Prune::H12];
+
+    /// The option value: `all`, `useful`, `h1`, `h12`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Prune::All => "all",
+            Prune::Useful => "useful",
+            Prune::H1 => "h1",
+            Prune::H12 => "h12",
+        }
+    }
+}
+
+impl fmt::Display for Prune {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Prune {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Prune, String> {
+        Prune::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("expected all, useful, h1 or h12, got {s:?}"))
+    }
+}
+
+/// The engine's settings; each is a protocol option of the same name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// `k1`: the weight of importance (thousandths) in `F` (default 1).
+    pub k1: i64,
+    /// `k2`: the weight of the minimax capture difference in `F` (default 1000; with every
+    /// importance within ±1.000 this keeps `k1·|I| < k2`, the article's `k1 ≪ k2`).
+    pub k2: i64,
+    /// `margin`: rows and columns added around the dots' rectangle (default 2; the article: 1 or 2).
+    pub margin: u8,
+    /// `depth`: the deepest search, full moves (pairs of plies; default 3, the article's m).
+    pub depth: u32,
+    /// `prune`: which moves the tree tries (default `h12`).
+    pub prune: Prune,
+    /// `bounds`: the one-sided bounds: stop at `Fmax`, importance alone when `Fmin = Fmax`.
+    pub bounds: bool,
+    /// `ordering`: the root order (previous best, most important, most trajectories); off: board order.
+    pub ordering: bool,
+    /// `grounding`: answer `ground` when it wins at once (R13).
+    pub grounding: bool,
+    /// `alphabeta`: alpha-beta cut-offs in the tree (same values as the article's minimax).
+    pub alphabeta: bool,
+    /// `importance`: the pattern table; off: every importance is 0.
+    pub importance: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            k1: 1,
+            k2: 1000,
+            margin: 2,
+            depth: 3,
+            prune: Prune::H12,
+            bounds: true,
+            ordering: true,
+            grounding: true,
+            alphabeta: true,
+            importance: true,
+        }
+    }
+}
+
+/// Node counting and the stop rule of one move: tree nodes and simulation nodes share the limit.
+#[derive(Debug)]
+pub struct Control {
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    /// Tree nodes entered (the root's children and below).
+    pub nodes: u64,
+    /// Positions of the one-sided simulations.
+    pub sim_nodes: u64,
+    /// Set once a limit is passed; every search returns at once after that.
+    pub stopped: bool,
+}
+
+impl Control {
+    /// A control with at most `node_limit` nodes (tree and simulations together) and `time`.
+    pub fn new(node_limit: Option<u64>, time: Option<Duration>) -> Control {
+        let start = Instant::now();
+        Control {
+            start,
+            deadline: time.map(|t| start + t),
+            node_limit,
+            nodes: 0,
+            sim_nodes: 0,
+            stopped: false,
+        }
+    }
+
+    fn check(&mut self) -> bool {
+        let total = self.nodes + self.sim_nodes;
+        let over = self.node_limit.is_some_and(|n| total > n);
+        // The clock is read only every 256 nodes, so it costs nothing.
+        if over || (total.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Counts a tree node; true when the search must stop.
+    #[inline]
+    pub fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        self.check()
+    }
+
+    /// Counts a simulation node; true when the search must stop.
+    #[inline]
+    pub fn visit_sim(&mut self) -> bool {
+        self.sim_nodes += 1;
+        self.check()
+    }
+
+    /// Time since the control was made, ms.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+}
+
+/// What one move may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The deepest search, full moves.
+    pub depth: u32,
+    /// Nodes (tree and simulations together), or `None`.
+    pub nodes: Option<u64>,
+    /// Time, ms, or `None`.
+    pub time_ms: Option<u64>,
+    /// Iterative deepening from 1 full move (true), or `depth` alone (false, for the benchmark).
+    pub iterative: bool,
+}
+
+impl Budget {
+    /// `depth` full moves, iteratively, no node or time limit.
+    pub fn depth(depth: u32) -> Budget {
+        Budget {
+            depth,
+            nodes: None,
+            time_ms: None,
+            iterative: true,
+        }
+    }
+}
+
+/// What [`think`] decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The move (`None` only when the game is over).
+    pub best: Option<Move>,
+    /// Its minimax capture difference (`kill2 − kill1`, the mover's view) at `depth`.
+    pub value: i32,
+    /// The deepest completed (or used) depth, full moves (0: none).
+    pub depth: u32,
+    /// Tree nodes, all depths.
+    pub nodes: u64,
+    /// Simulation nodes, all depths.
+    pub sim_nodes: u64,
+    /// Time spent, ms.
+    pub time_ms: u64,
+    /// `"ground"`, `"single"`, `"search"`, `"fmax"`, `"shortcut"` or `"importance"` (nothing
+    /// completed in time).
+    pub how: &'static str,
+    /// Whether a limit stopped the search.
+    pub stopped: bool,
+    /// Root moves searched at `depth`.
+    pub root_moves: usize,
+    /// Trajectories used at `depth`: the mover's and the opponent's.
+    pub trajectories: [usize; 2],
+}
+
+/// The move for the side to move of `pos` (see the module docs for the steps).
+pub fn think(
+    pos: &Dots,
+    cfg: &Config,
+    table: &PatternTable,
+    budget: &Budget,
+    info: &mut dyn FnMut(&Decision),
+) -> Decision {
+    let mut ctl = Control::new(budget.nodes, budget.time_ms.map(Duration::from_millis));
+    let me = pos.turn();
+    let mut d = Decision {
+        best: None,
+        value: trajectories::diff(pos, me),
+        depth: 0,
+        nodes: 0,
+        sim_nodes: 0,
+        time_ms: 0,
+        how: "importance",
+        stopped: false,
+        root_moves: 0,
+        trajectories: [0, 0],
+    };
+    if pos.outcome().is_some() {
+        return d;
+    }
+
+    // Step 1. Grounding that wins at once (R13): my ungrounded dots go to the opponent.
+    if cfg.grounding {
+        let lost = pos.ungrounded_dots(me);
+        if pos.captures(me) > pos.captures(me.opponent()) + lost {
+            d.best = Some(Move::Ground);
+            d.how = "ground";
+            return d;
+        }
+    }
+
+    // Step 2. The play range and the importance of its points.
+    let range = Range::of(pos, cfg.margin);
+    let mut points = range.legal_points(pos);
+    if points.is_empty() {
+        points = pos.legal_moves();
+    }
+    let grid = Grid::new(pos);
+    let importance = points
+        .iter()
+        .map(|&m| match (cfg.importance, m) {
+            (true, Move::Put { x, y }) => {
+                table.importance(&grid, i32::from(x) - 1, i32::from(y) - 1)
+            }
+            _ => 0,
+        })
+        .collect();
+    let root = RootPoints {
+        points,
+        importance,
+        grid,
+        centre: (
+            i32::from(range.x0) + i32::from(range.x1),
+            i32::from(range.y0) + i32::from(range.y1),
+        ),
+    };
+    if root.points.len() <= 1 {
+        d.best = root.points.first().copied();
+        d.how = "single";
+        return d;
+    }
+    // Nothing completed: the most important point, the nearest to the centre among equals.
+    let key = |k: usize| (root.importance[k], -root.off_centre(root.points[k]));
+    let top = (0..root.points.len()).fold(0, |b, k| if key(k) > key(b) { k } else { b });
+    d.best = Some(root.points[top]);
+
+    // Step 3. Iterative deepening.
+    let mut work = pos.clone();
+    let first = if budget.iterative {
+        1
+    } else {
+        budget.depth.max(1)
+    };
+    for m in first..=budget.depth.max(1) {
+        let it = iteration(
+            &mut work,
+            cfg,
+            &root,
+            m,
+            d.best.filter(|_| d.depth > 0),
+            &mut ctl,
+        );
+        let usable =
+            it.best.is_some() && (it.complete || d.depth == 0 || (cfg.ordering && it.searched));
+        if usable {
+            d.best = it.best;
+            d.value = it.value;
+            d.depth = m;
+            d.how = it.how;
+            d.root_moves = it.root_moves;
+            d.trajectories = it.trajectories;
+        }
+        d.nodes = ctl.nodes;
+        d.sim_nodes = ctl.sim_nodes;
+        d.time_ms = ctl.elapsed_ms();
+        if ctl.stopped {
+            d.stopped = true;
+            break;
+        }
+        info(&d);
+        // A deeper search costs many times this one: do not start what cannot finish.
+        if let Some(t) = budget.time_ms {
+            if ctl.elapsed_ms() * 4 > t {
+                break;
+            }
+        }
+    }
+    d.nodes = ctl.nodes;
+    d.sim_nodes = ctl.sim_nodes;
+    d.time_ms = ctl.elapsed_ms();
+    d
+}
+
+/// Time per move when `go` sets no limit at all, ms.
+const DEFAULT_MOVE_MS: u64 = 1000;
+
+/// The `dots-tps` engine: [`think`] behind the protocol.
+///
+/// Plays Dots only; other games are refused ([`Engine::choose`] returns `None`, which the protocol
+/// loop answers with `bestmove (none)`). Limits: `movetime`, else a share of the clock
+/// ([`crate::search::Budget::time_for_move`]: `time/20 + inc/2`, at most `time/2`), else 1 s;
+/// `go depth D` (plies) caps the depth at ⌈D/2⌉ full moves; `go nodes` caps tree and simulation
+/// nodes together. Reports `info depth <2m plies> score <capture difference> nodes … time … pv <move>`.
+///
+/// Options (see [`Config`]): `depth` (spin 1..=8 full moves, default 3), `k1` (spin, default 1),
+/// `k2` (spin, default 1000), `margin` (spin 0..=8, default 2), `prune` (combo all/useful/h1/h12,
+/// default h12), `bounds`, `ordering`, `grounding`, `alphabeta`, `importance` (checks, default
+/// true), `patterns` (string: a pattern file replacing the shipped table; empty: the shipped one).
+/// The engine has no random choice, so it declares no `seed`.
+#[derive(Default)]
+pub struct DotsTps {
+    /// The settings.
+    pub config: Config,
+    table: PatternTable,
+    patterns: String,
+}
+
+impl DotsTps {
+    /// The engine with `config` and the shipped pattern table.
+    pub fn new(config: Config) -> Self {
+        DotsTps {
+            config,
+            ..DotsTps::default()
+        }
+    }
+
+    /// The decision for `pos` under `limits`.
+    pub fn choose_dots(
+        &mut self,
+        pos: &Dots,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> Decision {
+        let depth = limits
+            .depth
+            .map_or(self.config.depth, |d| d.div_ceil(2).min(self.config.depth))
+            .max(1);
+        let mut time_ms = crate::search::Budget::time_for_move(limits);
+        if time_ms.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
+            time_ms = Some(DEFAULT_MOVE_MS);
+        }
+        let budget = Budget {
+            depth,
+            nodes: limits.nodes,
+            time_ms,
+            iterative: true,
+        };
+        let d = think(pos, &self.config, &self.table, &budget, &mut |d| {
+            info(&report(d))
+        });
+        info(&report(&d));
+        d
+    }
+}
+
+fn report(d: &Decision) -> SearchInfo {
+    SearchInfo {
+        depth: 2 * d.depth,
+        score: i64::from(d.value),
+        nodes: d.nodes + d.sim_nodes,
+        time_ms: d.time_ms,
+        pv: d.best.iter().map(|m| m.to_string()).collect(),
+    }
+}
+
+fn spin(name: &str, default: i64, min: i64, max: i64) -> EngineOption {
+    EngineOption {
+        name: name.into(),
+        kind: OptionKind::Spin { default, min, max },
+    }
+}
+
+fn check(name: &str, default: bool) -> EngineOption {
+    EngineOption {
+        name: name.into(),
+        kind: OptionKind::Check { default },
+    }
+}
+
+impl Engine for DotsTps {
+    fn name(&self) -> String {
+        "dots-tps".into()
+    }
+
+    fn options(&self) -> Vec<EngineOption> {
+        let c = Config::default();
+        vec![
+            spin("depth", i64::from(c.depth), 1, 8),
+            spin("k1", c.k1, 0, 1_000_000),
+            spin("k2", c.k2, 1, 1_000_000_000),
+            spin("margin", i64::from(c.margin), 0, 8),
+            EngineOption {
+                name: "prune".into(),
+                kind: OptionKind::Combo {
+                    default: c.prune.to_string(),
+                    vars: Prune::ALL.iter().map(|p| p.to_string()).collect(),
+                },
+            },
+            check("bounds", c.bounds),
+            check("ordering", c.ordering),
+            check("grounding", c.grounding),
+            check("alphabeta", c.alphabeta),
+            check("importance", c.importance),
+            EngineOption {
+                name: "patterns".into(),
+                kind: OptionKind::String {
+                    default: String::new(),
+                },
+            },
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let spec = EngineOption::find(self.options(), name)?;
+        let v = spec.parse(value)?.unwrap_or(0);
+        let c = &mut self.config;
+        match name {
+            "depth" => c.depth = v as u32,
+            "k1" => c.k1 = v,
+            "k2" => c.k2 = v,
+            "margin" => c.margin = v as u8,
+            "prune" => c.prune = value.parse().unwrap_or(Prune::H12),
+            "bounds" => c.bounds = v != 0,
+            "ordering" => c.ordering = v != 0,
+            "grounding" => c.grounding = v != 0,
+            "alphabeta" => c.alphabeta = v != 0,
+            "importance" => c.importance = v != 0,
+            _ => {
+                let path = value.trim();
+                self.table = if path.is_empty() || path == "<empty>" {
+                    PatternTable::default()
+                } else {
+                    PatternTable::load(path).map_err(|reason| OptionError::BadValue {
+                        name: name.into(),
+                        value: value.into(),
+                        reason,
+                    })?
+                };
+                self.patterns = path.to_string();
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses every game but Dots (returns `None`).
+    fn choose<G: Game>(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<G::Move> {
+        let dots = (pos as &dyn Any).downcast_ref::<Dots>()?;
+        let m = self.choose_dots(dots, limits, info).best?;
+        (&m as &dyn Any).downcast_ref::<G::Move>().copied()
+    }
+}

@@ -1,0 +1,774 @@
+//! `dots-tps` (seed `000_71d76f5b75d0c15c.txt`): the tactical suite checked by brute force and
+//! solved in every pruning mode, the pruning modes measured against the full search on seeded
+//! random positions, the pattern table's symmetries, grounding, and the protocol.
+//!
+//! Every test is exact: depth and node limits, seeds, never the clock.
+
+use bots::dots_tps::patterns::{symmetries, Cell, Grid, Kind, PatternTable};
+use bots::dots_tps::tactics::{self, Tactic};
+use bots::dots_tps::trajectories::Range;
+use bots::dots_tps::{think, Budget, Config, DotsTps, Prune};
+use bots::engine::Engine;
+use games::dots::{Move, Start};
+use games::{Dots, Game, Outcome, Player};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const INF: i32 = 1 << 20;
+
+/// `mover`'s captures minus the opponent's.
+fn diff(pos: &Dots, mover: Player) -> i32 {
+    pos.captures(mover) as i32 - pos.captures(mover.opponent()) as i32
+}
+
+/// Plain negamax alpha-beta over every legal point of `pts`, written from the rules alone (no code
+/// of the engine): the independent check of the suite's answers and of the modes' values.
+fn brute(
+    pos: &mut Dots,
+    pts: &[Move],
+    plies: u32,
+    mut alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    let mover = pos.turn();
+    if plies == 0 || pos.outcome().is_some() {
+        return diff(pos, mover);
+    }
+    let mut best = -INF;
+    for &m in pts {
+        if !pos.is_legal(m) {
+            continue;
+        }
+        pos.play_unchecked(m);
+        let v = -brute(pos, pts, plies - 1, -beta, -alpha, nodes);
+        pos.undo();
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    if best == -INF {
+        diff(pos, mover)
+    } else {
+        best
+    }
+}
+
+/// The exact value of root move `m` at `full_moves` (2·full_moves plies in all), mover's view.
+fn value_of(pos: &Dots, pts: &[Move], m: Move, full_moves: u32, window: (i32, i32)) -> i32 {
+    let mut p = pos.clone();
+    p.play_unchecked(m);
+    let mut nodes = 0;
+    -brute(
+        &mut p,
+        pts,
+        2 * full_moves - 1,
+        -window.1,
+        -window.0,
+        &mut nodes,
+    )
+}
+
+/// The play range of the engine's default margin.
+fn range_points(pos: &Dots) -> Vec<Move> {
+    Range::of(pos, Config::default().margin).legal_points(pos)
+}
+
+/// Checks `t`'s answers by brute force: each answer reaches the best value, every other point is
+/// strictly worse. Returns the best value.
+fn verify(t: &Tactic) -> i32 {
+    let pos = &t.pos;
+    if t.answers == [Move::Ground] {
+        let mut p = pos.clone();
+        p.play(Move::Ground).unwrap();
+        assert_eq!(p.outcome(), Some(Outcome::Win(pos.turn())), "{}", t.name);
+        return INF;
+    }
+    let pts = range_points(pos);
+    let best = value_of(pos, &pts, t.answers[0], t.depth, (-INF, INF));
+    for &a in &t.answers[1..] {
+        assert_eq!(
+            value_of(pos, &pts, a, t.depth, (-INF, INF)),
+            best,
+            "{}: {a}",
+            t.name
+        );
+    }
+    for &m in &pts {
+        if !t.answers.contains(&m) {
+            // A null window at the best value: fails low iff m is strictly worse.
+            let v = value_of(pos, &pts, m, t.depth, (best - 1, best));
+            assert!(
+                v < best,
+                "{}: {m} is as good as the answer ({v} >= {best})",
+                t.name
+            );
+        }
+    }
+    best
+}
+
+#[test]
+fn every_tactic_answer_is_verified_by_brute_force() {
+    let suite = tactics::suite();
+    assert!(suite.len() >= 15);
+    for t in &suite {
+        let v = verify(t);
+        println!("{:<28} depth {} value {v}", t.name, t.depth);
+    }
+}
+
+/// The moves reaching the best value at `full_moves`, by brute force.
+fn best_set(pos: &Dots, full_moves: u32) -> Vec<Move> {
+    let pts = range_points(pos);
+    let mut best = -INF;
+    let mut set = Vec::new();
+    for &m in &pts {
+        // A narrow window around the best so far: a worse move fails low at once, a better one
+        // fails high and is searched again for its value.
+        let mut v = value_of(pos, &pts, m, full_moves, (best - 1, best + 1));
+        if v > best {
+            v = value_of(pos, &pts, m, full_moves, (best, INF));
+        }
+        if v > best {
+            best = v;
+            set.clear();
+        }
+        if v == best {
+            set.push(m);
+        }
+    }
+    set.sort();
+    set
+}
+
+#[test]
+fn every_bench_answer_is_the_brute_force_best_set_at_depth_3() {
+    for t in tactics::suite() {
+        if t.answers == [Move::Ground] {
+            assert_eq!(t.bench_answers, t.answers);
+            continue;
+        }
+        let mut want = t.bench_answers.clone();
+        want.sort();
+        if t.depth == bots::dots_tps::bench::BENCH_DEPTH {
+            assert_eq!(t.bench_answers, t.answers, "{}", t.name);
+        } else {
+            assert_eq!(
+                best_set(&t.pos, bots::dots_tps::bench::BENCH_DEPTH),
+                want,
+                "{}",
+                t.name
+            );
+        }
+    }
+}
+
+#[test]
+fn every_mode_finds_every_tactic_and_all_modes_agree() {
+    let table = PatternTable::default();
+    for t in tactics::suite() {
+        let mut chosen = Vec::new();
+        for mode in Prune::ALL {
+            let cfg = Config {
+                prune: mode,
+                ..Config::default()
+            };
+            let d = think(&t.pos, &cfg, &table, &Budget::depth(t.depth), &mut |_| {});
+            assert!(
+                d.best.is_some_and(|b| t.answers.contains(&b)),
+                "{} in mode {mode}: {:?} ({})",
+                t.name,
+                d.best,
+                d.how
+            );
+            chosen.push(d.best);
+        }
+        assert!(
+            chosen.windows(2).all(|w| w[0] == w[1]),
+            "{}: {chosen:?}",
+            t.name
+        );
+    }
+}
+
+#[test]
+#[ignore = "exploration: prints the brute-force value of every root move of every tactic"]
+fn analyse_tactics() {
+    let only = std::env::var("TACTIC").unwrap_or_default();
+    let depth: Option<u32> = std::env::var("DEPTH").ok().and_then(|d| d.parse().ok());
+    for mut t in tactics::suite() {
+        if !t.name.contains(&only) {
+            continue;
+        }
+        t.depth = depth.unwrap_or(t.depth);
+        println!(
+            "{} (depth {}, answers {:?})\n{}",
+            t.name, t.depth, t.answers, t.pos
+        );
+        if t.answers == [Move::Ground] {
+            continue;
+        }
+        let pts = range_points(&t.pos);
+        let mut vals: Vec<(i32, Move)> = pts
+            .iter()
+            .map(|&m| (value_of(&t.pos, &pts, m, t.depth, (-INF, INF)), m))
+            .collect();
+        vals.sort_by_key(|v| -v.0);
+        let best = vals[0].0;
+        let top: Vec<String> = vals
+            .iter()
+            .filter(|v| v.0 == best)
+            .map(|v| v.1.to_string())
+            .collect();
+        println!("best {best}: {}", top.join(" "));
+        for mode in Prune::ALL {
+            let cfg = Config {
+                prune: mode,
+                ..Config::default()
+            };
+            let d = think(
+                &t.pos,
+                &cfg,
+                &PatternTable::default(),
+                &Budget::depth(t.depth),
+                &mut |_| {},
+            );
+            println!(
+                "  {mode:<6} {:?} value {} nodes {} sim {} ({}) roots {} trajs {:?}",
+                d.best.map(|m| m.to_string()),
+                d.value,
+                d.nodes,
+                d.sim_nodes,
+                d.how,
+                d.root_moves,
+                d.trajectories
+            );
+        }
+    }
+}
+
+/// Values of every range point at `full_moves`, best first.
+fn all_values(pos: &Dots, full_moves: u32) -> Vec<(i32, Move)> {
+    let pts = range_points(pos);
+    let mut vals: Vec<(i32, Move)> = pts
+        .iter()
+        .map(|&m| (value_of(pos, &pts, m, full_moves, (-INF, INF)), m))
+        .collect();
+    vals.sort_by_key(|v| -v.0);
+    vals
+}
+
+/// A random position of `w`×`h` with `k` dots of each colour and no capture, first player to move.
+fn random_position(rng: &mut ChaCha8Rng, w: u8, h: u8, k: usize) -> Option<Dots> {
+    let mut pos = Dots::new(w, h, Start::Empty);
+    for _ in 0..2 * k {
+        let moves = pos.legal_moves();
+        let m = moves[rng.random_range(0..moves.len())];
+        pos.play(m).ok()?;
+        if pos.score() != Some([0, 0]) {
+            return None;
+        }
+    }
+    Some(pos)
+}
+
+#[test]
+#[ignore = "exploration: looks for tactical positions with one best move"]
+fn generate_tactics() {
+    let mut rng = ChaCha8Rng::seed_from_u64(
+        std::env::var("SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1),
+    );
+    let mut found = 0;
+    for _ in 0..4000 {
+        let k = rng.random_range(6..11);
+        let Some(pos) = random_position(&mut rng, 7, 7, k) else {
+            continue;
+        };
+        let v1 = all_values(&pos, 1);
+        let v2 = all_values(&pos, 2);
+        let unique = |v: &[(i32, Move)]| v.len() > 1 && v[0].0 > v[1].0;
+        let mut passed = pos.clone();
+        passed.play_unchecked(Move::Put { x: 0, y: 0 });
+        let threat2 = -value_of(
+            &passed,
+            &range_points(&pos),
+            range_points(&passed)[0],
+            2,
+            (-INF, INF),
+        );
+        let _ = threat2;
+        let kind = if v1[0].0 == 0 && unique(&v2) && v2[0].0 > 0 {
+            Some(("capture-in-2", 2))
+        } else if v1[0].0 == 0 && v2[0].0 == 0 && unique(&v2) {
+            Some(("defend-in-2", 2))
+        } else if v2[0].0 == 0 && v1[0].0 == 0 {
+            let v3 = all_values(&pos, 3);
+            (unique(&v3) && v3[0].0 > 0).then_some(("capture-in-3", 3))
+        } else {
+            None
+        };
+        let Some((name, depth)) = kind else { continue };
+        let best = if depth == 2 {
+            v2[0]
+        } else {
+            all_values(&pos, 3)[0]
+        };
+        let mut ok = true;
+        for mode in Prune::ALL {
+            let cfg = Config {
+                prune: mode,
+                ..Config::default()
+            };
+            let d = think(
+                &pos,
+                &cfg,
+                &PatternTable::default(),
+                &Budget::depth(depth),
+                &mut |_| {},
+            );
+            ok &= d.best == Some(best.1);
+        }
+        found += 1;
+        println!("position {name}-{found}\nnote generated; value {} all-modes {ok}\nto-move X\ndepth {depth}\nanswer {}\nboard\n{}end\n", best.0, best.1, pos);
+        if found >= 30 {
+            break;
+        }
+    }
+}
+
+/// A middle-game position: `plies` random moves from the cross on `w`×`h`, seeded.
+fn middle_game(seed: u64, w: u8, h: u8, plies: usize) -> Dots {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = Dots::new(w, h, Start::Cross);
+    for _ in 0..plies {
+        // Mostly next to a dot, as players do: a random legal point within one step of a dot.
+        let near: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| {
+                let Move::Put { x, y } = m else { return false };
+                (-1i32..=1).any(|dx| {
+                    (-1i32..=1).any(|dy| {
+                        let (nx, ny) = (i32::from(x) + dx, i32::from(y) + dy);
+                        nx >= 1
+                            && ny >= 1
+                            && matches!(
+                                pos.point(nx as u8, ny as u8),
+                                Some(games::dots::Point::Dot(_))
+                            )
+                    })
+                })
+            })
+            .collect();
+        let m = near[rng.random_range(0..near.len())];
+        pos.play(m).unwrap();
+    }
+    pos
+}
+
+#[test]
+fn pruning_modes_against_the_full_search_on_random_positions() {
+    const POSITIONS: u64 = 200;
+    const DEPTH: u32 = 2;
+    let table = PatternTable::default();
+    let mut nodes = [0u64; 4];
+    let mut sims = [0u64; 4];
+    let mut differ = [0u32; 4];
+    let mut loss = [0i64; 4];
+    let mut brute_nodes = 0u64;
+    for seed in 0..POSITIONS {
+        let pos = middle_game(seed, 10, 10, 24 + (seed % 16) as usize);
+        let pts = range_points(&pos);
+        // The full search: plain alpha-beta over the whole play range, importance left out.
+        let mut best = -INF;
+        for &m in &pts {
+            let mut p = pos.clone();
+            p.play_unchecked(m);
+            let v = -brute(&mut p, &pts, 2 * DEPTH - 1, -INF, -best, &mut brute_nodes);
+            best = best.max(v);
+        }
+        for (k, mode) in Prune::ALL.into_iter().enumerate() {
+            let cfg = Config {
+                prune: mode,
+                ..Config::default()
+            };
+            let d = think(
+                &pos,
+                &cfg,
+                &table,
+                &Budget {
+                    iterative: false,
+                    ..Budget::depth(DEPTH)
+                },
+                &mut |_| {},
+            );
+            nodes[k] += d.nodes;
+            sims[k] += d.sim_nodes;
+            let chosen = d.best.expect("a move");
+            let v = value_of(&pos, &pts, chosen, DEPTH, (-INF, INF));
+            assert!(v <= best);
+            if v < best {
+                differ[k] += 1;
+                loss[k] += i64::from(best - v);
+            }
+        }
+    }
+    println!("{POSITIONS} random 10x10 positions, depth {DEPTH} full moves; full search {brute_nodes} nodes");
+    println!(
+        "{:<8} {:>12} {:>12} {:>8} {:>10}",
+        "mode", "tree nodes", "sim nodes", "differ", "lost dots"
+    );
+    for (k, mode) in Prune::ALL.into_iter().enumerate() {
+        println!(
+            "{:<8} {:>12} {:>12} {:>8} {:>10}",
+            mode.name(),
+            nodes[k],
+            sims[k],
+            differ[k],
+            loss[k]
+        );
+    }
+    assert!(
+        nodes[1] < nodes[0],
+        "useful moves must search fewer nodes than all moves"
+    );
+    assert!(nodes[2] <= nodes[1], "heuristic 1 must not search more");
+    assert!(nodes[3] <= nodes[2], "heuristic 2 must not search more");
+    // The approximations of the article may cost a value now and then, not often.
+    assert!(
+        differ[3] * 5 <= POSITIONS as u32,
+        "h12 differs too often: {}",
+        differ[3]
+    );
+}
+
+/// The cells of `form` drawn on an otherwise empty `w`×`h` board with the valued point where the
+/// form's off-board cells fall off the board; returns the board and the point (0-based).
+fn craft(form: &[(i8, i8, Kind)], w: i32, h: i32) -> (Dots, i32, i32) {
+    let fits = |cx: i32, cy: i32| {
+        form.iter().all(|&(dx, dy, k)| {
+            let (x, y) = (cx + i32::from(dx), cy + i32::from(dy));
+            (x >= 0 && y >= 0 && x < w && y < h) == (k != Kind::Off) || k == Kind::Any
+        })
+    };
+    let (cx, cy) = [w / 2, 0, w - 1]
+        .into_iter()
+        .flat_map(|cx| [h / 2, 0, h - 1].into_iter().map(move |cy| (cx, cy)))
+        .find(|&(cx, cy)| fits(cx, cy))
+        .unwrap_or_else(|| panic!("the crafted board cannot realise {form:?}"));
+    let mut rows = vec![vec!['.'; w as usize]; h as usize];
+    for &(dx, dy, k) in form {
+        let (x, y) = (cx + i32::from(dx), cy + i32::from(dy));
+        let ch = match k {
+            Kind::A => 'X',
+            Kind::B => 'O',
+            _ => continue,
+        };
+        rows[(h - 1 - y) as usize][x as usize] = ch;
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    (tactics::board(&refs, Player::First).unwrap(), cx, cy)
+}
+
+#[test]
+fn each_pattern_matches_its_16_forms_and_nothing_else() {
+    let table = PatternTable::default();
+    for p in &table.patterns {
+        // The 16 symmetries are all among the pattern's forms, and the forms are nothing else.
+        let sym = symmetries(&p.base);
+        assert_eq!(sym.len(), 16);
+        for f in &sym {
+            assert!(p.forms.contains(f), "{}: a symmetry is missing", p.name);
+        }
+        for f in &p.forms {
+            assert!(sym.contains(f), "{}: a form is no symmetry", p.name);
+        }
+        for f in &p.forms {
+            let (pos, x, y) = craft(f, 11, 11);
+            let grid = Grid::new(&pos);
+            let matching: Vec<&Vec<(i8, i8, Kind)>> = p
+                .forms
+                .iter()
+                .filter(|g| bots::dots_tps::patterns::Pattern::form_matches(g, &grid, x, y))
+                .collect();
+            assert_eq!(
+                matching,
+                vec![f],
+                "{}: on the board of one form\n{pos}",
+                p.name
+            );
+            assert!(table.importance(&grid, x, y) >= p.value, "{}", p.name);
+            // Spoil each demanding cell in turn (a dead point satisfies nothing but '?'): no form
+            // of the pattern matches any more.
+            for &(dx, dy, k) in f {
+                if k == Kind::Off || k == Kind::Any {
+                    continue;
+                }
+                let mut spoiled = Grid::new(&pos);
+                spoiled.set(x + i32::from(dx), y + i32::from(dy), Cell::Dead);
+                assert!(
+                    !p.matches(&spoiled, x, y),
+                    "{}: still matches with ({dx},{dy}) spoiled\n{pos}",
+                    p.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn importance_is_the_maximum_of_the_matching_patterns_not_the_sum() {
+    let table = PatternTable::parse(
+        "pattern a 0.12\n?X?\n?*O\n???\nend\npattern b 0.10\n?O?\n?*?\n?X?\nend\npattern c -0.2\nX?O\n?*?\nend\n",
+    )
+    .unwrap();
+    // 4-3 between X above (4-4) and O below (4-2): b alone.
+    let pos = tactics::board(
+        &[".......", "...X...", ".......", "...O...", "......."],
+        Player::First,
+    )
+    .unwrap();
+    let grid = Grid::new(&pos);
+    assert_eq!(table.matching(&grid, 3, 2), vec!["b"]);
+    assert_eq!(table.importance(&grid, 3, 2), 100);
+    let pos = tactics::board(
+        &[".......", "...X...", "....O..", "...O...", "......."],
+        Player::First,
+    )
+    .unwrap();
+    let grid = Grid::new(&pos);
+    assert_eq!(table.matching(&grid, 3, 2), vec!["a", "b"]);
+    assert_eq!(table.importance(&grid, 3, 2), 120);
+    // Only a negative pattern: the importance is negative.
+    let pos = tactics::board(
+        &[".......", "..X.O..", ".......", ".......", "......."],
+        Player::First,
+    )
+    .unwrap();
+    let grid = Grid::new(&pos);
+    assert_eq!(table.importance(&grid, 3, 2), -200);
+    // Nothing matches: 0.
+    assert_eq!(table.importance(&grid, 0, 0), 0);
+}
+
+#[test]
+fn a_corner_point_sees_own_dots_at_a_right_angle_farther_than_one_step() {
+    let table = PatternTable::default();
+    // 2-2 sees X on 5-2 (3 steps right) and on 2-4 (2 steps up).
+    let pos = tactics::board(
+        &["......", "......", ".X....", "......", "....X.", "......"],
+        Player::First,
+    )
+    .unwrap();
+    let grid = Grid::new(&pos);
+    assert!(table.is_corner(&grid, 1, 1));
+    assert!(table.importance(&grid, 1, 1) >= table.corner_value);
+    // 2-3 sees 2-4 one step away only: no corner.
+    assert!(!table.is_corner(&grid, 1, 2));
+    // Different colours at the right angle: no corner.
+    let pos = tactics::board(
+        &["......", "......", ".X....", "......", "....O.", "......"],
+        Player::First,
+    )
+    .unwrap();
+    assert!(!table.is_corner(&Grid::new(&pos), 1, 1));
+}
+
+#[test]
+fn grounding_never_into_a_loss_or_a_draw() {
+    let table = PatternTable::default();
+    // Blue leads 1:0 but has two ungrounded dots in the open: ground would lose 1:2.
+    let pos = Dots::from_moves(
+        8,
+        8,
+        Start::Empty,
+        "2-3 2-2 1-2 6-6 3-2 6-7 2-1 7-6 4-5 7-7 4-4 8-8",
+    )
+    .unwrap();
+    assert_eq!(pos.score(), Some([1, 0]));
+    let d = think(
+        &pos,
+        &Config::default(),
+        &table,
+        &Budget::depth(1),
+        &mut |_| {},
+    );
+    assert_ne!(d.best, Some(Move::Ground));
+    // One ungrounded dot: ground would draw 1:1.
+    let pos = Dots::from_moves(
+        8,
+        8,
+        Start::Empty,
+        "2-3 2-2 1-2 6-6 3-2 6-7 2-1 7-6 4-5 7-7",
+    )
+    .unwrap();
+    assert_eq!(pos.ungrounded_dots(Player::First), 1);
+    let d = think(
+        &pos,
+        &Config::default(),
+        &table,
+        &Budget::depth(1),
+        &mut |_| {},
+    );
+    assert_ne!(d.best, Some(Move::Ground));
+}
+
+#[test]
+fn grounding_can_be_switched_off() {
+    let t = tactics::suite()
+        .into_iter()
+        .find(|t| t.answers == [Move::Ground])
+        .unwrap();
+    let cfg = Config {
+        grounding: false,
+        ..Config::default()
+    };
+    let d = think(
+        &t.pos,
+        &cfg,
+        &PatternTable::default(),
+        &Budget::depth(1),
+        &mut |_| {},
+    );
+    assert!(matches!(d.best, Some(Move::Put { .. })));
+}
+
+fn session(engine: &mut impl Engine, input: &str) -> String {
+    let mut out = Vec::new();
+    bots::protocol::serve(engine, input.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn serves_dots_and_refuses_other_games() {
+    let mut e = DotsTps::default();
+    let out = session(
+        &mut e,
+        "ugi\nsetoption name prune value h1\nsetoption name margin value 1\ngame dots 12 12 cross\nposition startpos moves 7-8 6-5\ngo depth 4 nodes 200000\nquit\n",
+    );
+    assert!(
+        out.contains("option name prune type combo default h12 var all var useful var h1 var h12")
+    );
+    assert!(out.contains("option name patterns type string"));
+    let mv = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap();
+    let mut pos = Dots::from_moves(12, 12, Start::Cross, "7-8 6-5").unwrap();
+    pos.play(mv.parse().unwrap()).unwrap();
+    assert!(!out.contains("error"), "{out}");
+    let out = session(
+        &mut DotsTps::default(),
+        "game connect4 7 6\nposition startpos\ngo depth 2\nquit\n",
+    );
+    assert!(out.contains("bestmove (none)"));
+    let out = session(
+        &mut DotsTps::default(),
+        "setoption name patterns value /nonexistent/p.txt\nsetoption name prune value sideways\n",
+    );
+    assert_eq!(out.matches("info string error").count(), 2, "{out}");
+}
+
+#[test]
+fn the_same_position_gets_the_same_move_and_node_count() {
+    let pos = middle_game(7, 12, 12, 30);
+    let run = || {
+        think(
+            &pos,
+            &Config::default(),
+            &PatternTable::default(),
+            &Budget::depth(2),
+            &mut |_| {},
+        )
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(
+        (a.best, a.nodes, a.sim_nodes),
+        (b.best, b.nodes, b.sim_nodes)
+    );
+}
+
+#[test]
+fn the_bench_table_finds_every_answer_at_depth_3_and_the_nodes_fall() {
+    let suite = tactics::suite();
+    let rows = bots::dots_tps::bench::rows(
+        &suite,
+        bots::dots_tps::bench::BENCH_DEPTH,
+        true,
+        &mut |_, _, _, _| {},
+    );
+    for r in &rows {
+        println!(
+            "{:<7} {:>9} tree nodes {:>8} sim nodes {}/{} right",
+            r.mode.name(),
+            r.nodes,
+            r.sim_nodes,
+            r.right,
+            r.positions
+        );
+        assert_eq!(r.capped, 0, "{}", r.mode);
+        assert_eq!(r.right, r.positions, "{}", r.mode);
+    }
+    assert!(rows.windows(2).all(|w| w[1].nodes < w[0].nodes));
+}
+
+#[test]
+fn on_an_empty_board_it_opens_in_the_centre() {
+    // No dot: the play range is the whole board, nothing can be captured and no pattern matches
+    // the middle, so importance ties are broken towards the centre of the range.
+    let pos = Dots::new(9, 9, Start::Empty);
+    let d = think(
+        &pos,
+        &Config::default(),
+        &PatternTable::default(),
+        &Budget::depth(2),
+        &mut |_| {},
+    );
+    assert_eq!(d.best, Some(Move::Put { x: 5, y: 5 }));
+    assert_eq!(d.how, "shortcut");
+}
+
+#[test]
+fn the_patterns_option_loads_another_table() {
+    let path = std::env::temp_dir().join(format!("dots-tps-patterns-{}.txt", std::process::id()));
+    // One pattern: a point right of a lone X dot is worth 0.05; everything else 0.
+    std::fs::write(&path, "pattern right-of-x 0.05\nX*\nend\n").unwrap();
+    let mut e = DotsTps::default();
+    e.set_option("patterns", path.to_str().unwrap()).unwrap();
+    e.set_option("margin", "1").unwrap();
+    std::fs::remove_file(&path).unwrap();
+    // Nothing to capture on this board: the importance alone picks a point next to a dot.
+    let pos = tactics::board(
+        &["......", "......", "..X...", "......", "....O.", "......"],
+        Player::Second,
+    )
+    .unwrap();
+    let d = e.choose_dots(
+        &pos,
+        &bots::engine::Limits {
+            depth: Some(2),
+            ..Default::default()
+        },
+        &mut |_| {},
+    );
+    let mv = d.best.unwrap();
+    let Move::Put { x, y } = mv else {
+        panic!("{mv}")
+    };
+    let grid = Grid::new(&pos);
+    let table = PatternTable::parse("pattern right-of-x 0.05\nX*\nend\n").unwrap();
+    assert_eq!(
+        table.importance(&grid, i32::from(x) - 1, i32::from(y) - 1),
+        50,
+        "{mv}"
+    );
+    e.set_option("patterns", "").unwrap();
+}
