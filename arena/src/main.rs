@@ -97,8 +97,15 @@ enum Command {
         /// The game: only connect4 (7×6) for now.
         game: String,
     },
-    /// Measure tournament throughput and the arena's overhead per move against a bare pipe round trip.
+    /// Measure tournament throughput and the arena's overhead per move against a bare pipe round trip;
+    /// `arena bench dots` prints instead the dots-tps article's table on its tactical positions.
     Bench {
+        /// `dots`: the dots-tps benchmark (as `dots-tps --bench`); absent: the arena's own.
+        #[arg(value_parser = ["dots"])]
+        what: Option<String>,
+        /// dots: one line per position too.
+        #[arg(long)]
+        verbose: bool,
         /// Games per measured tournament.
         #[arg(long, default_value_t = 200)]
         games: usize,
@@ -154,9 +161,21 @@ fn main() -> ExitCode {
         ),
         Command::Merge { sources, into } => merge(&sources, &into),
         Command::Bench {
+            what: Some(_),
+            verbose,
+            ..
+        } => match bots::dots_tps::bench::run(std::io::stdout().lock(), verbose) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(anyhow::Error::new(e).context("dots-tps benchmark"))
+            }
+            _ => Ok(ExitCode::SUCCESS),
+        },
+        Command::Bench {
+            what: None,
             games,
             round_trips,
             worker_threads,
+            ..
         } => {
             let rt = match worker_threads {
                 None => runtime(),
