@@ -402,7 +402,17 @@ fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<Vec<Bot
     let Some(sweep) = &bot.sweep else {
         return Ok(vec![plan]);
     };
-    Ok(sweep_settings(sweep)?
+    let variants = sweep_settings(sweep)?;
+    if let Some((k, v)) = variants
+        .iter()
+        .flatten()
+        .find(|(_, v)| v.chars().any(|c| c.is_whitespace() || c == '/'))
+    {
+        return Err(format!(
+            "sweep {k} = {v:?}: a value in a variant's name cannot hold spaces or '/'"
+        ));
+    }
+    Ok(variants
         .into_iter()
         .map(|settings| {
             let label: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -581,6 +591,8 @@ mod tests {
 
         let empty = bots.replace("depth = [1, 2]", "depth = []");
         assert!(plan_err("", &empty).contains("sweep depth: no values"));
+        let spaced = bots.replace("depth = [1, 2]", "depth = [\"1 2\"]");
+        assert!(plan_err("", &spaced).contains("cannot hold spaces"));
         let clash = format!(
             "{}[[bots]]\nname = \"ab[depth=1]\"\nbuiltin = \"random\"\n",
             bots.replace(", c4_centre = [0, 8]", "")

@@ -300,6 +300,21 @@ impl Dots {
         }
     }
 
+    /// One game of oppai-rs's rules benchmark (`field_benchmark`): back to the start position
+    /// ([`Dots::reset`]), then each move of `moves` in turn is played by the side to move when it is
+    /// legal and skipped otherwise, until the list is exhausted. With every point of the board
+    /// shuffled as `moves`, that is a random full game (`games/benches/dots.rs`,
+    /// `games/examples/dots_count.rs`). Returns the final score.
+    pub fn play_in_order(&mut self, moves: &[Move]) -> [u32; 2] {
+        self.reset();
+        for &m in moves {
+            if self.is_legal(m) {
+                self.play_unchecked(m);
+            }
+        }
+        [self.captures(Player::First), self.captures(Player::Second)]
+    }
+
     /// Plays a whitespace-separated list of moves (`"20-18 21-18 ground"`) from the start position.
     ///
     /// # Errors
