@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use games::Player;
 
 use crate::crosstable::Crosstable;
@@ -139,13 +139,25 @@ impl Report {
         })
     }
 
-    /// Writes `standings.csv` and `crosstable.csv` into `dir`.
+    /// Writes `standings.csv`, `crosstable.csv` and, with ratings, `los.csv` into `dir`.
     ///
     /// # Errors
     /// Write errors, with the path.
     pub fn write(&self, dir: &Path) -> Result<()> {
         standings::write_csv(&dir.join("standings.csv"), &self.standings)?;
-        self.crosstable.write_csv(&dir.join("crosstable.csv"))
+        self.crosstable.write_csv(&dir.join("crosstable.csv"))?;
+        if let Some((rated, r)) = &self.ratings {
+            write_los_csv(&dir.join("los.csv"), &self.rated_order(rated), rated, r)?;
+        }
+        Ok(())
+    }
+
+    /// Indices into `rated` in standings order.
+    fn rated_order(&self, rated: &[String]) -> Vec<usize> {
+        self.standings
+            .iter()
+            .filter_map(|s| rated.iter().position(|n| *n == s.bot))
+            .collect()
     }
 
     /// The console text: standings, crosstable, first-move advantage, LOS matrix, head-to-head.
@@ -165,7 +177,7 @@ impl Report {
                 out.push_str(
                     "\nLOS (likelihood that the row's bot is stronger than the column's, %)\n",
                 );
-                out.push_str(&los_table(rated, r, &self.standings));
+                out.push_str(&los_table(&self.rated_order(rated), rated, r));
             }
         }
         if let Some(h) = &self.head_to_head {
@@ -176,12 +188,32 @@ impl Report {
     }
 }
 
-/// The LOS matrix in standings order, whole percent.
-fn los_table(rated: &[String], r: &Ratings, standings: &[Standing]) -> String {
-    let order: Vec<usize> = standings
-        .iter()
-        .filter_map(|s| rated.iter().position(|n| *n == s.bot))
-        .collect();
+/// Writes `los.csv`: a header `bot,<bot>,<bot>,…` in `order`, then one row per bot whose cell in column B
+/// is the likelihood, 0–1, that the row's bot is stronger than B (empty on the diagonal).
+fn write_los_csv(path: &Path, order: &[usize], rated: &[String], r: &Ratings) -> Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    let mut header = vec!["bot".to_string()];
+    header.extend(order.iter().map(|&i| rated[i].clone()));
+    w.write_record(&header)?;
+    for &i in order {
+        let mut row = vec![rated[i].clone()];
+        row.extend(order.iter().map(|&j| {
+            if i == j {
+                String::new()
+            } else {
+                format!("{:.4}", r.los[i][j])
+            }
+        }));
+        w.write_record(&row)?;
+    }
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// The LOS matrix in `order` (indices into `rated`), whole percent.
+fn los_table(order: &[usize], rated: &[String], r: &Ratings) -> String {
     let w = order
         .iter()
         .map(|&i| rated[i].len())
@@ -195,7 +227,7 @@ fn los_table(rated: &[String], r: &Ratings, standings: &[Standing]) -> String {
     out.push('\n');
     for (k, &i) in order.iter().enumerate() {
         let _ = write!(out, "{:<w$}", format!("{} {}", k + 1, rated[i]), w = w + 2);
-        for &j in &order {
+        for &j in order {
             if i == j {
                 let _ = write!(out, " {:>4}", "·");
             } else {

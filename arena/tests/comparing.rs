@@ -203,6 +203,22 @@ fn ratings_are_recomputed_from_games_csv_alone() {
     );
     let crosstable = std::fs::read_to_string(dir.join("crosstable.csv")).unwrap();
     assert_eq!(crosstable.lines().count(), 5, "{crosstable}");
+    // The LOS matrix: each pair's two cells add up to 1.
+    let los: Vec<Vec<String>> = std::fs::read_to_string(dir.join("los.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').skip(1).map(str::to_string).collect())
+        .collect();
+    assert_eq!(los.len(), 4);
+    for i in 0..4 {
+        for j in 0..4 {
+            if i != j {
+                let (a, b): (f64, f64) = (los[i][j].parse().unwrap(), los[j][i].parse().unwrap());
+                assert!((a + b - 1.0).abs() < 1e-3, "{los:?}");
+            }
+        }
+    }
 
     let ratings = |extra: &[&str]| {
         let out = arena()
