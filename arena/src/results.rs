@@ -195,6 +195,12 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
         .into_iter()
         .map(|r| (r, into.to_owned()))
         .collect();
+    // Game id → its place in `merged`.
+    let mut index: std::collections::HashMap<String, usize> = merged
+        .iter()
+        .enumerate()
+        .map(|(k, (r, _))| (r.id.clone(), k))
+        .collect();
     for source in sources {
         let dir = ResultsDir {
             path: source.clone(),
@@ -216,15 +222,18 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
                     );
                 }
             }
-            match merged.iter().find(|(m, _)| m.id == r.id) {
-                Some((m, _)) if *m == r => {}
-                Some((_, place)) => bail!(
+            match index.get(&r.id) {
+                Some(&k) if merged[k].0 == r => {}
+                Some(&k) => bail!(
                     "game {} differs between {} and {}: not one tournament",
                     r.id,
-                    place.display(),
+                    merged[k].1.display(),
                     source.display()
                 ),
-                None => merged.push((r, source.clone())),
+                None => {
+                    index.insert(r.id.clone(), merged.len());
+                    merged.push((r, source.clone()));
+                }
             }
         }
     }
@@ -270,9 +279,10 @@ pub fn check_resumable(
     spec: &str,
     dir: &Path,
 ) -> Result<()> {
+    let by_id: std::collections::HashMap<&str, &(String, String, String, Vec<String>)> =
+        scheduled.iter().map(|g| (g.0.as_str(), g)).collect();
     for r in recorded {
-        let Some((_, first, second, opening)) = scheduled.iter().find(|(id, ..)| *id == r.id)
-        else {
+        let Some((_, first, second, opening)) = by_id.get(r.id.as_str()).copied() else {
             bail!("{}: game {} is not in this config's schedule; run with --fresh to start afresh (the old folder is kept)", dir.display(), r.id);
         };
         let recorded_spec = format!("{} {}", r.game, r.variant);

@@ -209,9 +209,10 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         (Some(s), Some(h)) => s.decide(&h.pentanomial),
         _ => SprtDecision::Continue,
     };
+    let done: std::collections::HashSet<&str> = recorded.iter().map(|r| r.id.as_str()).collect();
     let todo: Vec<ScheduledGame> = all
         .iter()
-        .filter(|g| !recorded.iter().any(|r| r.id == g.id))
+        .filter(|g| !done.contains(g.id.as_str()))
         .cloned()
         .collect();
     let total = all.len();
