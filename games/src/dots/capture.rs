@@ -79,17 +79,18 @@ fn first_next(d: u8) -> u8 {
 }
 
 /// One step of a walk, looked up by [`turns`]: the index offset to the next dot, and the
-/// direction of the step.
+/// direction `d` of the step as the start of its row in the table, `d << 8`.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Turn {
     off: i16,
-    dir: u8,
+    row: u16,
 }
 
-/// The step table of a walk: `[d][mask]`, see [`turns`].
-pub(super) type Turns = [[Turn; 256]; 8];
+/// The step table of a walk: `[d << 8 | mask]`, see [`turns`]. Flat, so that a step's entry
+/// holds the next row's start ready to be or-ed with the next mask.
+pub(super) type Turns = [Turn; 8 * 256];
 
-/// The walk's step table for boards of row stride `stride`: entry `[d][mask]` is, for a walk
+/// The walk's step table for boards of row stride `stride`: entry `[d << 8 | mask]` is, for a walk
 /// arriving in direction `d` at a dot whose neighbours of interest (live dots of the walker, or
 /// padding) are `mask`, the step to the first of them clockwise from [`first_next`]`(d)`
 /// (`first_next(d)` itself if the mask is empty). One load, from the row of the previous step's
@@ -102,15 +103,15 @@ pub(super) fn turns(stride: usize) -> &'static Turns {
     TABLES[stride].get_or_init(|| {
         let s = stride as isize;
         let dirs = [-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1];
-        let mut table = Box::new([[Turn::default(); 256]; 8]);
-        for (d, row) in (0u8..).zip(table.iter_mut()) {
+        let mut table = Box::new([Turn::default(); 8 * 256]);
+        for (d, row) in (0u8..).zip(table.chunks_exact_mut(256)) {
             for (mask, turn) in (0u8..=255).zip(row.iter_mut()) {
                 let first = first_next(d);
                 let rotated = u32::from(mask.rotate_right(u32::from(first))) | 0x100;
                 let dir = (first + rotated.trailing_zeros() as u8) & 7;
                 *turn = Turn {
                     off: dirs[usize::from(dir)] as i16,
-                    dir,
+                    row: u16::from(dir) << 8,
                 };
             }
         }
@@ -143,9 +144,7 @@ pub(super) struct Scratch {
     /// on its start.
     stop: Vec<u8>,
     seeds: [usize; 4],
-    /// Points of the current flood, and its work stack (as long as the board, see
-    /// [`Dots::enclose`]).
-    region: Vec<u32>,
+    /// Points of the current flood, also its work queue (as long as the board, see [`flood`]).
     flood: Vec<u32>,
     /// Work stack of [`Dots::dissolve_houses`].
     stack: Vec<u32>,
@@ -165,7 +164,6 @@ impl Scratch {
                 len: 0,
             }),
             seeds: [0; 4],
-            region: Vec::with_capacity(len),
             flood: vec![0; len],
             stack: Vec::with_capacity(len),
         }
@@ -200,6 +198,7 @@ struct Board<'a> {
 /// latency from one step's loads to the next: the step is one load of the neighbour mask and one of
 /// the step table, and the walk keeps only the indices (the shoelace area is computed afterwards,
 /// for the walks that close only). Running two walks interleaved was tried and was slower.
+#[inline(always)]
 fn walk(
     board: Board,
     stop: &mut [u8],
@@ -219,7 +218,8 @@ fn walk(
     let n = links.len();
     let (stop, place, buf) = (&mut stop[..n], &mut place[..n], &mut chain.buf[..n]);
     let p = usize::from(p);
-    let mut row = &turns[usize::from(d & 7)];
+    // The start of the table's row for the direction of the last step.
+    let mut row = usize::from(d & 7) << 8;
     buf[0] = start as u16;
     let mut center = start.wrapping_add_signed(dirs[usize::from(d & 7)]);
     place[center] = 1;
@@ -229,9 +229,10 @@ fn walk(
     stop[start] = 1;
     let next = loop {
         // The first live dot or padding clockwise from a quarter turn back. `links` has the padding
-        // bits merged in: the mask of the step table in one load.
-        let t = row[usize::from(links[center][p])];
-        row = &turns[usize::from(t.dir & 7)];
+        // bits merged in: the mask of the step table in one load. (`& 0x700`: the compiler then
+        // knows the index is in bounds.)
+        let t = turns[(row & 0x700) | usize::from(links[center][p])];
+        row = usize::from(t.row);
         let next = center.wrapping_add_signed(isize::from(t.off));
         if stop[next] != 0 {
             break next;
@@ -275,20 +276,100 @@ fn walk(
 /// Twice the signed area of the closed polygon through the points `ring` (consecutive points are
 /// neighbours, the last one is a neighbour of the first), in screen coordinates relative to the
 /// first point (rows down). Each step's (dx, dy) is decoded from the index difference.
+///
+/// Summed as trapezoids, `(x + x') (y' - y)` per step, which needs one product a step rather than
+/// two; over the open path that sum exceeds the shoelace sum by `x_last * y_last` (the terms
+/// `x' y' - x y` telescope), which is taken off at the end, so the value is the shoelace sum exactly.
 fn shoelace(ring: &[u16], stride: usize) -> i32 {
     let s = stride as i32;
     let (mut x, mut y, mut area) = (0i32, 0i32, 0i32);
-    for w in ring.windows(2) {
-        let delta = w[1] as i32 - w[0] as i32;
+    let Some((&first, rest)) = ring.split_first() else {
+        return 0;
+    };
+    let mut prev = i32::from(first);
+    for &j in rest {
+        let delta = i32::from(j) - prev;
+        prev = i32::from(j);
         // |dx| <= 1 < stride - 1, so the row step is the sign of delta rounded to whole rows.
         let dy = i32::from(delta > 1) - i32::from(delta < -1);
         let dx = delta - dy * s;
-        // (x, y) × (x + dx, y + dy), the start being the origin.
-        area += x * dy - y * dx;
+        area += (2 * x + dx) * dy;
         x += dx;
         y += dy;
     }
-    area
+    area - x * y
+}
+
+/// `FLOODABLE[p][c]`: whether the flood of colour `p` may enter a point whose cell is `c`: not
+/// padding, not a wall dot of `p`'s bases (a table, as the test is on the flood's critical path).
+const FLOODABLE: [[bool; 256]; 2] = {
+    let mut table = [[false; 256]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut c = 0;
+        while c < 256 {
+            table[p][c] = (c as u8 & BORDER == 0) & !is_bound(c as u8, p as u8);
+            c += 1;
+        }
+        p += 1;
+    }
+    table
+};
+
+/// Step 3's flood for colour `p` from `seed`, stopping at the points marked `ep` (the chain) and at
+/// the walls of `p`'s bases: marks the points it takes `ep` and leaves them in `queue[..size]`.
+/// Returns (size, enemy dots taken, `p`'s captured dots taken).
+///
+/// A queue rather than a stack, so that the points taken stay in it, in the order taken (the region
+/// then needs no list of its own). Without branches (which points get flooded is unpredictable):
+/// `&` rather than `&&`, and every neighbour is written to the queue, its tail raised only if it is
+/// taken. Each point is taken at most once, so the queue (as long as the board) never overflows.
+fn flood(
+    cells: &[u8],
+    mark: &mut [u32],
+    queue: &mut [u32],
+    ep: u32,
+    seed: usize,
+    stride: usize,
+    p: u8,
+) -> (usize, i32, i32) {
+    let n = cells.len();
+    let (mark, queue) = (&mut mark[..n], &mut queue[..n]);
+    let (mut captured, mut freed) = (0i32, 0i32);
+    let floodable = &FLOODABLE[usize::from(p & 1)];
+    let floodable = |c: u8| floodable[usize::from(c)];
+    let (mut head, mut tail) = (0, 0);
+    if (mark[seed] != ep) & floodable(cells[seed]) {
+        mark[seed] = ep;
+        queue[0] = seed as u32;
+        tail = 1;
+    }
+    while head < tail {
+        let j = queue[head] as usize;
+        head += 1;
+        let c = cells[j];
+        let (dot, own) = (c & PUT != 0, c & PLAYER == p);
+        captured += i32::from(dot & !own);
+        freed += i32::from(dot & own & (c & CAPTURED != 0));
+        // Unchecked indexing, as the checks are a third of the loop's instructions. In bounds
+        // because: `j` is a point (padding is never taken) and the padding all round keeps its four
+        // neighbours `k` below `n`; `tail` is the number of points taken so far (each once), at
+        // most W × H, below `n`.
+        debug_assert!(j > stride && j + stride < n);
+        for k in [j - stride, j + stride, j - 1, j + 1] {
+            debug_assert!(k < n && tail < n);
+            // SAFETY: `k < n` and `tail < n` (above); `cells`, `mark` and `queue` have length `n`.
+            unsafe {
+                let m = mark.get_unchecked_mut(k);
+                let take = (*m != ep) & floodable(*cells.get_unchecked(k));
+                // `mark[k] = ep` if taken, by a mask (the compiler would branch on an `if`).
+                *m ^= (*m ^ ep) & u32::from(take).wrapping_neg();
+                *queue.get_unchecked_mut(tail) = k as u32;
+                tail += usize::from(take);
+            }
+        }
+    }
+    (tail, captured, freed)
 }
 
 /// A chain buffer: `buf[..len]` holds point indices, the start dot first (`u16`: boards have
@@ -375,18 +456,29 @@ impl Dots {
         }
     }
 
-    /// Plays a dot of colour `p` on the free point `i` and resolves captures (R7–R10).
-    pub(super) fn put(&mut self, i: usize, p: u8) {
-        let c = self.cells[i];
-        let dot = (c & !PLAYER) | PUT | p;
+    /// Plays a dot of colour `p` on the free point `i`, whose cell is `c`, and resolves captures
+    /// (R7–R10).
+    #[inline(always)]
+    pub(super) fn put(&mut self, i: usize, c: u8, p: u8) {
+        debug_assert_eq!(c, self.cells[i]);
         if c & HOUSE == 0 {
             // `set(i, dot)` spelled out for the common case: `c` is free and `dot` a live dot.
             self.log.push(((i as u32) << 8) | u32::from(c));
             self.free -= 1;
-            self.cells[i] = dot;
+            self.cells[i] = (c & !PLAYER) | PUT | p;
             self.link(i, usize::from(p), true);
             self.find_captures(i, p);
-        } else if c & PLAYER == p {
+        } else {
+            self.put_in_house(i, p);
+        }
+    }
+
+    /// [`Dots::put`] on a house point (R9), out of line as it is rare.
+    #[inline(never)]
+    fn put_in_house(&mut self, i: usize, p: u8) {
+        let c = self.cells[i];
+        let dot = (c & !PLAYER) | PUT | p;
+        if c & PLAYER == p {
             // Into one's own house: nothing can close here that was not closed before.
             self.set(i, dot & !HOUSE);
         } else {
@@ -403,13 +495,13 @@ impl Dots {
     /// colour `p`, and padding.
     #[inline(always)]
     fn around(&self, i: usize, p: u8) -> (u8, u8) {
-        let e = self.edges[i];
+        let e = self.edges[i][0];
         (self.links[i][p as usize] & !e, e)
     }
 
     /// The input points of a new dot of colour `p` at `i` (step 1): up to four (direction of the
     /// walk's first dot, seed), in the order W, S, E, N sides.
-    #[inline]
+    #[inline(always)]
     fn input_points(&self, i: usize, p: u8) -> ([(u8, usize); 4], usize) {
         let (n, dirs) = INPUTS[self.around(i, p).0 as usize];
         let mut out = [(0u8, 0usize); 4];
@@ -428,6 +520,7 @@ impl Dots {
 
     /// Walks from `start` (a live dot of colour `p`) whose first step is `d` (step 2), into chain
     /// buffer `slot`.
+    #[inline(always)]
     fn walk(&mut self, slot: usize, start: usize, p: u8, d: u8) -> Walk {
         let board = Board {
             links: &self.links,
@@ -500,38 +593,16 @@ impl Dots {
             self.scratch.mark[j as usize] = ep;
         }
         let s = &mut self.scratch;
-        let cells = &self.cells;
-        let stride = self.stride;
-        s.region.clear();
-        let (mut captured, mut freed) = (0i32, 0i32);
-        // Without branches (which points get flooded is unpredictable): `&` rather than `&&`, and
-        // every neighbour is written to the stack, its top raised only if it is taken. Each point
-        // is taken at most once, so the stack (as long as the board) never overflows.
-        let floodable = |c: u8| (c & BORDER == 0) & !is_bound(c, p);
-        let (mark, stack) = (&mut s.mark[..], &mut s.flood[..]);
-        let mut top = 0;
-        if (mark[seed] != ep) & floodable(cells[seed]) {
-            mark[seed] = ep;
-            stack[0] = seed as u32;
-            top = 1;
-        }
-        while top > 0 {
-            top -= 1;
-            let j = stack[top] as usize;
-            s.region.push(j as u32);
-            let c = cells[j];
-            let (dot, own) = (c & PUT != 0, c & PLAYER == p);
-            captured += i32::from(dot & !own);
-            freed += i32::from(dot & own & (c & CAPTURED != 0));
-            for k in [j - stride, j + stride, j - 1, j + 1] {
-                let take = (mark[k] != ep) & floodable(cells[k]);
-                // `mark[k] = ep` if taken, by a mask (the compiler would branch on an `if`).
-                mark[k] ^= (mark[k] ^ ep) & u32::from(take).wrapping_neg();
-                stack[top] = k as u32;
-                top += usize::from(take);
-            }
-        }
-        let region = std::mem::take(&mut self.scratch.region);
+        let (size, captured, freed) = flood(
+            &self.cells,
+            &mut s.mark,
+            &mut s.flood,
+            ep,
+            seed,
+            self.stride,
+            p,
+        );
+        let mut region = std::mem::take(&mut self.scratch.flood);
         let made_base = captured > 0;
         if made_base {
             self.scores[p as usize] += captured;
@@ -543,7 +614,7 @@ impl Dots {
                     self.set(j, c | BOUND);
                 }
             }
-            for &j in &region {
+            for &j in &region[..size] {
                 let j = j as usize;
                 let c = self.cells[j];
                 let new = if c & PUT == 0 {
@@ -558,7 +629,7 @@ impl Dots {
                 }
             }
         } else {
-            for &j in &region {
+            for &j in &region[..size] {
                 let j = j as usize;
                 let c = self.cells[j];
                 if c & PUT == 0 {
@@ -569,7 +640,7 @@ impl Dots {
                 }
             }
         }
-        self.scratch.region = region;
+        std::mem::swap(&mut self.scratch.flood, &mut region);
         made_base
     }
 
@@ -706,5 +777,61 @@ impl Dots {
             }
         }
         mark
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shoelace;
+
+    /// The shoelace sum with two products a step (the formula `shoelace` replaced), for rings in
+    /// screen coordinates relative to the first point.
+    fn cross_products(ring: &[u16], stride: usize) -> i32 {
+        let s = stride as i32;
+        let (x0, y0) = (i32::from(ring[0]) % s, i32::from(ring[0]) / s);
+        let at = |j: u16| (i32::from(j) % s - x0, i32::from(j) / s - y0);
+        ring.windows(2)
+            .map(|w| {
+                let ((x, y), (x1, y1)) = (at(w[0]), at(w[1]));
+                x * y1 - x1 * y
+            })
+            .sum()
+    }
+
+    #[test]
+    fn shoelace_by_trapezoids_equals_the_cross_products() {
+        let s = 40;
+        let p = |x: u16, y: u16| y * s as u16 + x;
+        let rings: [&[u16]; 5] = [
+            // A diamond round one point, both ways; a square; a dent; an out-and-back tail.
+            &[p(5, 4), p(6, 5), p(5, 6), p(4, 5)],
+            &[p(5, 4), p(4, 5), p(5, 6), p(6, 5)],
+            &[
+                p(3, 3),
+                p(4, 3),
+                p(5, 3),
+                p(5, 4),
+                p(5, 5),
+                p(4, 5),
+                p(3, 5),
+                p(3, 4),
+            ],
+            &[
+                p(3, 3),
+                p(4, 4),
+                p(5, 3),
+                p(6, 4),
+                p(5, 5),
+                p(4, 6),
+                p(3, 5),
+                p(2, 4),
+            ],
+            &[p(7, 7), p(8, 8), p(7, 9), p(6, 8), p(5, 8), p(6, 8)],
+        ];
+        for ring in rings {
+            assert_eq!(shoelace(ring, s), cross_products(ring, s), "{ring:?}");
+        }
+        assert_eq!(shoelace(rings[0], s), -shoelace(rings[1], s));
+        assert_ne!(shoelace(rings[0], s), 0);
     }
 }

@@ -42,7 +42,7 @@ pub(super) fn is_live(c: u8, p: u8) -> bool {
 
 /// A wall dot of a base of colour `p`.
 #[inline(always)]
-pub(super) fn is_bound(c: u8, p: u8) -> bool {
+pub(super) const fn is_bound(c: u8, p: u8) -> bool {
     c & (PUT | BOUND | PLAYER) == PUT | BOUND | p
 }
 

@@ -138,8 +138,9 @@ pub struct Dots {
     /// player, or padding (the bits of `edges`, merged in so that the walk loads one mask per
     /// step). Derived from `cells` (kept in step by `set` and `undo`), so left out of equality.
     links: Vec<[u8; 2]>,
-    /// Per point, bit `d` for direction `d`: the neighbour is padding.
-    edges: Vec<u8>,
+    /// Per point, bit `d` for direction `d`: the neighbour is padding; twice, so that `reset`
+    /// copies it into `links` in one go (the two bytes are equal).
+    edges: Vec<[u8; 2]>,
     /// The walk's step table for this stride (shared, see [`capture::turns`]).
     turns: &'static capture::Turns,
     /// Captures of each player (R11); may dip below zero only transiently.
@@ -232,7 +233,7 @@ impl Dots {
             dirs: [-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1],
             cells: vec![0; len],
             links: vec![[0; 2]; len],
-            edges: vec![0; len],
+            edges: vec![[0; 2]; len],
             turns: capture::turns(stride),
             scores: [0; 2],
             free: 0,
@@ -247,7 +248,8 @@ impl Dots {
             if pos.cells[i] & BORDER == 0 {
                 for (d, &off) in pos.dirs.iter().enumerate() {
                     if pos.cells[i.wrapping_add_signed(off)] & BORDER != 0 {
-                        pos.edges[i] |= 1 << d;
+                        pos.edges[i][0] |= 1 << d;
+                        pos.edges[i][1] |= 1 << d;
                     }
                 }
             }
@@ -268,9 +270,7 @@ impl Dots {
         self.grounded = None;
         self.frames.clear();
         self.log.clear();
-        for (l, &e) in self.links.iter_mut().zip(&self.edges) {
-            *l = [e; 2];
-        }
+        self.links.copy_from_slice(&self.edges);
         self.free = (w * h) as u32;
         for (x, y, p) in self.start_dots() {
             let i = self.index(x, y);
@@ -439,7 +439,11 @@ impl Dots {
             .count() as u32
     }
 
-    /// R13: `player` grounds; its ungrounded live dots are captured by the opponent.
+    /// R13: `player` grounds; its ungrounded live dots are captured by the opponent. Out of line
+    /// and cold: it runs at most once a game, and keeping it out of [`Game::play_unchecked`]
+    /// keeps that small enough to inline.
+    #[cold]
+    #[inline(never)]
     fn ground(&mut self, player: Player) {
         let p = cell::bit(player);
         let g = self.grounded_points(p);
@@ -552,24 +556,31 @@ impl Game for Dots {
     }
 
     /// Plays the move (an illegal point is recorded as a ply that changes nothing).
+    // Inlinable: a caller that has just checked `is_legal` (random playouts) shares the index
+    // arithmetic, and the common move is a few stores and a table look-up (see `Dots::put`).
+    #[inline(always)]
     fn play_unchecked(&mut self, m: Move) {
+        let p = Self::mover(self.frames.len());
+        // The point to put on, looked up before the frame is pushed (a push may reallocate), so
+        // that after an inlined `is_legal` the compiler can reuse its look-up.
+        let put = match m {
+            Move::Put { x, y } if self.on_board(x, y) => {
+                let i = self.index(x, y);
+                let c = self.cells[i];
+                is_free(c).then_some((i, c))
+            }
+            _ => None,
+        };
         self.frames.push(Frame {
             mv: m,
             log_len: self.log.len() as u32,
             scores: self.scores,
             free: self.free,
         });
-        let p = Self::mover(self.frames.len() - 1);
-        match m {
-            Move::Ground => self.ground(p),
-            Move::Put { x, y } => {
-                if self.on_board(x, y) {
-                    let i = self.index(x, y);
-                    if is_free(self.cells[i]) {
-                        self.put(i, cell::bit(p));
-                    }
-                }
-            }
+        if let Some((i, c)) = put {
+            self.put(i, c, cell::bit(p));
+        } else if m == Move::Ground {
+            self.ground(p);
         }
     }
 
