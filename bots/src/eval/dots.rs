@@ -61,13 +61,19 @@ impl DotsEval {
     }
 
     fn fill(&self, pos: &Dots, grid: &mut [u8]) {
-        for (x, y, p) in pos.points() {
-            grid[self.index(usize::from(x), usize::from(y))] = match p {
-                Point::Empty | Point::House(_) => LEGAL,
-                Point::Dead(_) => DEAD,
-                Point::Dot(p) => LIVE[p.index()],
-                Point::Captured(_) => CAPTURED,
-            };
+        // Row by row with `point` (the `points` iterator is a nested `flat_map` the compiler does not
+        // always flatten: this loop is the evaluation's hot path).
+        for y in 1..=self.height {
+            let row = self.index(0, y);
+            for x in 1..=self.width {
+                let p = pos.point(x as u8, y as u8).unwrap_or(Point::Empty);
+                grid[row + x] = match p {
+                    Point::Empty | Point::House(_) => LEGAL,
+                    Point::Dead(_) => DEAD,
+                    Point::Dot(p) => LIVE[p.index()],
+                    Point::Captured(_) => CAPTURED,
+                };
+            }
         }
     }
 
@@ -81,20 +87,13 @@ impl DotsEval {
         };
         let mut s = w.dots_captures * (own as Score - opp as Score);
         if w.dots_mobility != 0 {
-            let mut grid = self.grid.borrow_mut();
-            self.fill(pos, &mut grid);
+            // One pass, no scratch grid: the rules keep each point's live neighbours as masks.
             let mut reach = [0 as Score; 2];
-            for y in 1..=self.height {
-                for x in 1..=self.width {
-                    let i = self.index(x, y);
-                    if grid[i] != LEGAL {
-                        continue;
-                    }
-                    let around = self.neighbours(i);
-                    for p in 0..2 {
-                        if around.iter().any(|&j| grid[j] == LIVE[p]) {
-                            reach[p] += 1;
-                        }
+            for y in 1..=self.height as u8 {
+                for x in 1..=self.width as u8 {
+                    if matches!(pos.point(x, y), Some(Point::Empty | Point::House(_))) {
+                        reach[0] += Score::from(pos.touches(x, y, Player::First));
+                        reach[1] += Score::from(pos.touches(x, y, Player::Second));
                     }
                 }
             }
@@ -170,6 +169,51 @@ mod tests {
         moves.clear();
         e.moves(&empty, &mut moves);
         assert_eq!(moves.len(), 64);
+    }
+
+    /// The mobility term counted the plain way: every legal point (empty or a house) with a live dot
+    /// of the player among its eight neighbours, from [`Dots::points`] alone.
+    fn reach_by_scan(pos: &Dots, p: Player) -> Score {
+        let pts: Vec<(u8, u8, Point)> = pos.points().collect();
+        let live = |x: i32, y: i32| {
+            pts.iter()
+                .any(|&(a, b, q)| (i32::from(a), i32::from(b)) == (x, y) && q == Point::Dot(p))
+        };
+        pts.iter()
+            .filter(|(_, _, q)| matches!(q, Point::Empty | Point::House(_)))
+            .filter(|&&(x, y, _)| {
+                (-1..=1).any(|dy| {
+                    (-1..=1)
+                        .any(|dx| (dx, dy) != (0, 0) && live(i32::from(x) + dx, i32::from(y) + dy))
+                })
+            })
+            .count() as Score
+    }
+
+    #[test]
+    fn the_mobility_term_is_the_plain_count_on_random_positions() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let w = Weights {
+            dots_captures: 0,
+            dots_mobility: 1,
+            ..Weights::default()
+        };
+        for _ in 0..40 {
+            let mut pos = Dots::new(9, 7, Start::Cross);
+            let plies = rng.random_range(0..50);
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            let e = DotsEval::new(&pos);
+            let me = pos.turn();
+            let expected = reach_by_scan(&pos, me) - reach_by_scan(&pos, me.opponent());
+            assert_eq!(e.evaluate(&pos, &w), expected, "\n{pos}");
+        }
     }
 
     #[test]

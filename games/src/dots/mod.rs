@@ -382,11 +382,24 @@ impl Dots {
     }
 
     /// What is on point `x`-`y` (1-based, y from the bottom), or `None` off the board.
+    #[inline]
     pub fn point(&self, x: u8, y: u8) -> Option<Point> {
         self.on_board(x, y)
             .then(|| Self::classify(self.cells[self.index(x, y)]))
     }
 
+    /// Whether a live dot of `player` is among the eight neighbours of point `x`-`y`; false off the
+    /// board. O(1): read from the neighbour masks the capture search keeps.
+    #[inline]
+    pub fn touches(&self, x: u8, y: u8, player: Player) -> bool {
+        if !self.on_board(x, y) {
+            return false;
+        }
+        let i = self.index(x, y);
+        self.links[i][player.index()] & !self.edges[i][0] != 0
+    }
+
+    #[inline]
     fn classify(c: u8) -> Point {
         let p = cell::player(c);
         if c & PUT != 0 {
