@@ -168,14 +168,7 @@ pub fn iterative_deepening<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
     info: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult<G::Move> {
     let mut pos = pos.clone();
-    let mut result = SearchResult {
-        best: None,
-        score: 0,
-        depth: 0,
-        nodes: 0,
-        time_ms: 0,
-        pv: Vec::new(),
-    };
+    let mut result = SearchResult::none();
     if pos.outcome().is_some() {
         return result;
     }

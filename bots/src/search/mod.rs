@@ -34,6 +34,7 @@
 //! ```
 
 mod alphabeta;
+pub mod engine;
 mod minimax;
 pub mod movepick;
 pub mod settings;
@@ -157,6 +158,20 @@ pub struct SearchResult<M> {
     pub time_ms: u64,
     /// The principal variation, best move first.
     pub pv: Vec<M>,
+}
+
+impl<M> SearchResult<M> {
+    /// Nothing found yet: no move, no completed depth, no nodes.
+    pub fn none() -> Self {
+        SearchResult {
+            best: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time_ms: 0,
+            pv: Vec::new(),
+        }
+    }
 }
 
 impl<M: std::fmt::Display> SearchResult<M> {
