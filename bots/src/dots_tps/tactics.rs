@@ -107,6 +107,27 @@ type Entry = (
     Vec<Move>,
 );
 
+/// The tactic read as `fields`, on position `pos`: it needs an answer and a depth; without bench answers
+/// the answers serve the bench too.
+fn tactic(fields: Entry, pos: Dots) -> Result<Tactic, String> {
+    let (name, note, _, depth, answers, bench) = fields;
+    if answers.is_empty() {
+        return Err(format!("{name}: no answer"));
+    }
+    Ok(Tactic {
+        depth: depth.ok_or_else(|| format!("{name}: no depth"))?,
+        bench_answers: if bench.is_empty() {
+            answers.clone()
+        } else {
+            bench
+        },
+        name,
+        note,
+        pos,
+        answers,
+    })
+}
+
 /// Parses a suite in the format of the module docs.
 ///
 /// # Errors
@@ -172,25 +193,14 @@ pub fn parse(text: &str) -> Result<Vec<Tactic>, String> {
                 let list: Vec<&str> = rest.split_whitespace().skip(2).collect();
                 let pos = Dots::from_moves(w, h, Start::Empty, &list.join(" "))
                     .map_err(|e| err(e.to_string()))?;
-                let (name, note, to_move, depth, answers, bench) = cur.take().unwrap_or_default();
-                if to_move != Some(pos.turn()) {
-                    return Err(err(format!("{name}: to-move disagrees with the moves")));
+                let fields = cur.take().unwrap_or_default();
+                if fields.2 != Some(pos.turn()) {
+                    return Err(err(format!(
+                        "{}: to-move disagrees with the moves",
+                        fields.0
+                    )));
                 }
-                if answers.is_empty() {
-                    return Err(err(format!("{name}: no answer")));
-                }
-                out.push(Tactic {
-                    name,
-                    note,
-                    pos,
-                    depth: depth.ok_or_else(|| err("no depth".into()))?,
-                    bench_answers: if bench.is_empty() {
-                        answers.clone()
-                    } else {
-                        bench
-                    },
-                    answers,
-                });
+                out.push(tactic(fields, pos).map_err(err)?);
             }
             "board" => {
                 let mut rows = Vec::new();
@@ -201,24 +211,10 @@ pub fn parse(text: &str) -> Result<Vec<Tactic>, String> {
                     }
                     rows.push(r);
                 }
-                let (name, note, to_move, depth, answers, bench) = cur.take().unwrap_or_default();
-                let to_move = to_move.ok_or_else(|| err("no to-move".into()))?;
-                let pos = board(&rows, to_move).map_err(|e| err(format!("{name}: {e}")))?;
-                if answers.is_empty() {
-                    return Err(err(format!("{name}: no answer")));
-                }
-                out.push(Tactic {
-                    name,
-                    note,
-                    pos,
-                    depth: depth.ok_or_else(|| err("no depth".into()))?,
-                    bench_answers: if bench.is_empty() {
-                        answers.clone()
-                    } else {
-                        bench
-                    },
-                    answers,
-                });
+                let fields = cur.take().unwrap_or_default();
+                let to_move = fields.2.ok_or_else(|| err("no to-move".into()))?;
+                let pos = board(&rows, to_move).map_err(|e| err(format!("{}: {e}", fields.0)))?;
+                out.push(tactic(fields, pos).map_err(err)?);
             }
             _ => return Err(err(format!("unexpected {word:?}"))),
         }
