@@ -68,8 +68,12 @@ enum Command {
         /// Rate this bot 0 (default: the mean rating is 0).
         #[arg(long)]
         anchor: Option<String>,
-        /// Parametric bootstrap samples for the 95% intervals and the LOS matrix.
-        #[arg(long, default_value_t = 1000)]
+        /// Parametric bootstrap samples for the 95% intervals and the LOS matrix (at least 1).
+        #[arg(
+            long,
+            default_value_t = 1000,
+            value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+        )]
         bootstrap: usize,
         /// The seed of the bootstrap.
         #[arg(long, default_value_t = 1)]

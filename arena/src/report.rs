@@ -73,7 +73,7 @@ impl Report {
         names.extend(extra);
 
         // Ratings depend on the set of games only: bots sorted by name, games sorted by id.
-        let mut sorted = records.to_vec();
+        let mut sorted: Vec<&GameRecord> = records.iter().collect();
         sorted.sort_by(|a, b| a.id.cmp(&b.id));
         let mut rated: Vec<String> = sorted
             .iter()
