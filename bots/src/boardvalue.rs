@@ -29,6 +29,7 @@ use games::{Game, TicTacToe};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::engine::TieBreak;
 use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
 use crate::search::settings::rng_for;
 
@@ -56,15 +57,6 @@ pub const SQUARES: [Move; 9] = [
     Move::new(2, 0),
 ];
 
-/// How to choose among squares of equal value at the root.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TieBreak {
-    /// The first in square order, as the listing does (its "resignation" side effect).
-    First,
-    /// A seeded uniformly random one; every root square is then searched (no early stop at the root).
-    Random,
-}
-
 /// The `BoardValue` engine; see the module docs.
 ///
 /// Options: `SkillLevel` (spin 1..=9, the maximum depth in plies, default 9 = perfect play), `tiebreak`
@@ -73,6 +65,8 @@ pub enum TieBreak {
 #[derive(Debug)]
 pub struct BoardValueEngine {
     skill_level: u32,
+    /// `First`: the first square in order, as the listing (its "resignation" side effect); `Random`:
+    /// a seeded one, and every root square is then searched (no early stop at the root).
     tiebreak: TieBreak,
     seed: u64,
     rng: ChaCha8Rng,
@@ -190,13 +184,7 @@ impl Engine for BoardValueEngine {
                     max: 9,
                 },
             },
-            EngineOption {
-                name: "tiebreak".into(),
-                kind: OptionKind::Combo {
-                    default: "first".into(),
-                    vars: vec!["first".into(), "random".into()],
-                },
-            },
+            EngineOption::tiebreak(),
             EngineOption::seed(),
         ]
     }
@@ -206,13 +194,7 @@ impl Engine for BoardValueEngine {
         let v = option.parse(value)?;
         match name {
             "SkillLevel" => self.skill_level = v.unwrap_or(9) as u32,
-            "tiebreak" => {
-                self.tiebreak = if value == "random" {
-                    TieBreak::Random
-                } else {
-                    TieBreak::First
-                }
-            }
+            "tiebreak" => self.tiebreak = TieBreak::from_option(value),
             _ => {
                 self.seed = v.unwrap_or(0) as u64;
                 self.rng = rng_for(self.seed);

@@ -100,7 +100,39 @@ pub enum OptionError {
     },
 }
 
+/// How an engine chooses among moves of equal value: option `tiebreak` ([`EngineOption::tiebreak`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TieBreak {
+    /// The first in the engine's move order (an article's listing, as written).
+    First,
+    /// A uniformly random one, from the engine's seeded generator.
+    Random,
+}
+
+impl TieBreak {
+    /// The value of a `tiebreak` option already checked by [`EngineOption::parse`]: `random` or `first`.
+    pub fn from_option(value: &str) -> TieBreak {
+        if value == "random" {
+            TieBreak::Random
+        } else {
+            TieBreak::First
+        }
+    }
+}
+
 impl EngineOption {
+    /// The `tiebreak` option of an engine that follows an article's move order: a combo of `first`
+    /// (the default, as the article) and `random` (seeded).
+    pub fn tiebreak() -> EngineOption {
+        EngineOption {
+            name: "tiebreak".into(),
+            kind: OptionKind::Combo {
+                default: "first".into(),
+                vars: vec!["first".into(), "random".into()],
+            },
+        }
+    }
+
     /// The `seed` option every seeded engine declares: a spin in `0..=i64::MAX`, default 0. The arena
     /// sends each game's seed to an engine that declares it (`docs/protocol.md`).
     pub fn seed() -> EngineOption {

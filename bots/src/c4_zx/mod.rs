@@ -39,17 +39,9 @@ use rand_chacha::ChaCha8Rng;
 pub use board::Board;
 pub use rules::{priorities, Priority, TwoPly};
 
+pub use crate::engine::TieBreak;
 use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
 use crate::search::settings::rng_for;
-
-/// How to choose among moves of equal priority.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TieBreak {
-    /// The leftmost, as lines 530–550 do (`IF C(B) < X`, scanning B = 1..7).
-    First,
-    /// A uniformly random one, from the engine's seeded generator.
-    Random,
-}
 
 /// The engine's settings: every option but `seed`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,7 +69,8 @@ pub struct Params {
     /// Plies searched after each candidate move when `deepen` > 0. Option `deepen_plies`, default 3
     /// (with the candidate, 4 plies: the depth of part #6's general program).
     pub deepen_plies: u32,
-    /// Option `tiebreak` (`first` | `random`), default `first`, as the listing.
+    /// Option `tiebreak` (`first` | `random`), default `first`: the leftmost, as the listing's lines
+    /// 530–550 (`IF C(B) < X`, scanning B = 1..7).
     pub tiebreak: TieBreak,
 }
 
@@ -237,13 +230,7 @@ impl Engine for C4Zx {
             check("literal_sign"),
             spin("deepen", d.deepen as i64, 0, 9),
             spin("deepen_plies", i64::from(d.deepen_plies), 0, 8),
-            EngineOption {
-                name: "tiebreak".into(),
-                kind: OptionKind::Combo {
-                    default: "first".into(),
-                    vars: vec!["first".into(), "random".into()],
-                },
-            },
+            EngineOption::tiebreak(),
             EngineOption::seed(),
         ]
     }
@@ -261,13 +248,7 @@ impl Engine for C4Zx {
             "literal_sign" => p.literal_sign = v != 0,
             "deepen" => p.deepen = v as usize,
             "deepen_plies" => p.deepen_plies = v as u32,
-            "tiebreak" => {
-                p.tiebreak = if value == "random" {
-                    TieBreak::Random
-                } else {
-                    TieBreak::First
-                }
-            }
+            "tiebreak" => p.tiebreak = TieBreak::from_option(value),
             _ => {
                 self.seed = v as u64;
                 self.rng = rng_for(self.seed);
