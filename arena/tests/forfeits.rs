@@ -64,6 +64,20 @@ fn is_dead(pid: u32) -> bool {
     }
 }
 
+/// The processes of `pids` still running after waiting up to 10 s for them to die. SIGKILL is
+/// delivered asynchronously: on a loaded machine a killed process may take a moment to be scheduled
+/// and end, so the check polls rather than reading `/proc` once.
+fn still_alive(pids: &[u32]) -> Vec<u32> {
+    let waited = std::time::Instant::now();
+    loop {
+        let alive: Vec<u32> = pids.iter().copied().filter(|&p| !is_dead(p)).collect();
+        if alive.is_empty() || waited.elapsed() > std::time::Duration::from_secs(10) {
+            return alive;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn every_kind_of_misbehaviour_is_a_recorded_forfeit_and_no_process_survives() {
     let tmp = tempfile::tempdir().unwrap();
@@ -120,7 +134,7 @@ fn every_kind_of_misbehaviour_is_a_recorded_forfeit_and_no_process_survives() {
     let all: Vec<u32> = pid_list.lines().map(|l| l.parse().unwrap()).collect();
     // Each faulty bot wrote itself and its child, in each of its two games (the sleeper included).
     assert_eq!(all.len(), FAULTS.len() * 2 * 2, "{pid_list}");
-    let alive: Vec<u32> = all.into_iter().filter(|&p| !is_dead(p)).collect();
+    let alive = still_alive(&all);
     assert!(alive.is_empty(), "bot processes still running: {alive:?}");
 }
 
@@ -144,7 +158,7 @@ fn a_stopped_run_keeps_its_games_kills_its_bots_and_resumes() {
         .lines()
         .map(|l| l.parse().unwrap())
         .collect();
-    let alive: Vec<u32> = all.into_iter().filter(|&p| !is_dead(p)).collect();
+    let alive = still_alive(&all);
     assert!(
         alive.is_empty(),
         "bot processes still running after the stop: {alive:?}"
