@@ -28,6 +28,9 @@ pub struct Config {
     pub openings: Option<OpeningsConfig>,
     /// `[sprt]`: the test of a `format = "sprt"` match; required by that format, refused by the others.
     pub sprt: Option<SprtConfig>,
+    /// The bot whose rating is 0 Elo in the standings (Ordo's `-a`, as `arena ratings --anchor`); a swept
+    /// variant is named as it plays, `bot[k=v]`. Default: the mean of all ratings is 0.
+    pub anchor: Option<String>,
     /// The seed of the schedule, the openings and the per-game seeds.
     #[serde(default)]
     pub seed: u64,

@@ -65,7 +65,8 @@ enum Command {
     Ratings {
         /// A tournament's results folder, e.g. results/connect4.
         dir: PathBuf,
-        /// Rate this bot 0 (default: the mean rating is 0).
+        /// Rate this bot 0 (default: the `anchor` of the run's config.toml copy in the folder, else the
+        /// mean rating is 0).
         #[arg(long)]
         anchor: Option<String>,
         /// Parametric bootstrap samples for the 95% intervals and the LOS matrix (at least 1).
@@ -257,6 +258,10 @@ fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode>
     );
     // Drops a last line cut short by a killed run, as a resume would.
     let records = results.read_games()?;
+    let opts = ReportOptions {
+        anchor: opts.anchor.or_else(|| recorded_anchor(dir)),
+        ..opts
+    };
     let report = Report::new(&[], &records, &opts)?;
     report.write(dir)?;
     println!("{} — {} games", dir.display(), records.len());
@@ -275,6 +280,14 @@ fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode>
         print!("{}", HeadToHead::new(bot, opponent, &records).report(None));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `anchor` key of the config copy a run keeps in its results folder (`<dir>/config.toml`), so
+/// `arena ratings` rates as the run did. `None` if the copy is missing, unreadable or has no anchor.
+fn recorded_anchor(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("config.toml")).ok()?;
+    let table: toml::Table = text.parse().ok()?;
+    table.get("anchor")?.as_str().map(str::to_string)
 }
 
 fn check(configs: &[PathBuf]) -> Result<ExitCode> {

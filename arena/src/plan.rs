@@ -33,6 +33,8 @@ pub struct Plan {
     pub opening_order: OpeningOrder,
     /// The stop rule of a `format = "sprt"` match; `None` for the other formats.
     pub sprt: Option<SprtPlan>,
+    /// The bot rated 0 Elo in the report, one of [`Plan::bots`]; `None`: the mean rating is 0.
+    pub anchor: Option<String>,
     pub seed: u64,
     /// Games played at once, ≥ 1.
     pub concurrency: usize,
@@ -89,7 +91,7 @@ impl Plan {
     /// executable that does not exist, a time control without time, a game variant out of range,
     /// options or openings given to a CodeCup bot, an empty or bad sweep, an opening file that cannot be
     /// read or holds an illegal line (with its line number), an `sprt` format without exactly two bots
-    /// or with bad `[sprt]` values.
+    /// or with bad `[sprt]` values, an `anchor` that names no bot.
     pub fn new(config: &Config, config_path: &Path, self_exe: &Path) -> Result<Plan, PlanError> {
         let err = |message: String| PlanError {
             path: config_path.to_owned(),
@@ -183,6 +185,15 @@ impl Plan {
                     .into(),
             ));
         }
+        if let Some(anchor) = &config.anchor {
+            if !bots.iter().any(|b| &b.name == anchor) {
+                let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+                return Err(err(format!(
+                    "anchor = {anchor:?} names no bot; the bots are {}",
+                    names.join(", ")
+                )));
+            }
+        }
         let concurrency = config
             .concurrency
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -200,6 +211,7 @@ impl Plan {
                 .map(|o| o.order)
                 .unwrap_or_default(),
             sprt,
+            anchor: config.anchor.clone(),
             seed: config.seed,
             concurrency,
             max_plies: config.max_plies,
@@ -617,5 +629,21 @@ mod tests {
         let three = format!("{TWO}[[bots]]\nname = \"c\"\nbuiltin = \"random\"\n");
         assert!(plan_err(sprt, &three).contains("exactly two bots"));
         assert!(plan_err("format = \"sprt\"\n[sprt]\nmax_pairs = 0", TWO).contains("max_pairs"));
+    }
+
+    #[test]
+    fn the_anchor_must_name_a_bot_of_the_plan() {
+        let plan = Plan::new(
+            &config("anchor = \"b\"", TWO),
+            Path::new("t.toml"),
+            Path::new("/bin/arena"),
+        )
+        .unwrap();
+        assert_eq!(plan.anchor.as_deref(), Some("b"));
+        let e = plan_err("anchor = \"c\"", TWO);
+        assert!(
+            e.contains("anchor = \"c\" names no bot; the bots are a, b"),
+            "{e}"
+        );
     }
 }

@@ -156,7 +156,7 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
         rec.extend(s.forfeits.iter().map(u32::to_string));
         rec.push(s.capture_diff.map(|d| d.to_string()).unwrap_or_default());
         match s.rating {
-            Some(r) => rec.extend([r.elo, r.low, r.high].map(|x| format!("{x:.1}"))),
+            Some(r) => rec.extend([r.elo, r.low, r.high].map(|x| format!("{:.1}", tenths(x)))),
             None => rec.extend([String::new(), String::new(), String::new()]),
         }
         w.write_record(&rec)?;
@@ -164,6 +164,11 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
     w.flush()
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// `x` rounded to 0.1, with a negative zero (−0.04 rounds to it) made +0, so files never say `-0.0`.
+fn tenths(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0 + 0.0
 }
 
 /// The standings as an aligned text table for the console.
@@ -202,7 +207,8 @@ pub fn table(rows: &[Standing]) -> String {
         }
         match s.rating {
             Some(r) => {
-                let _ = write!(out, "  {:>+6.0}  ({:+.0}, {:+.0})", r.elo, r.low, r.high);
+                let [elo, low, high] = [r.elo, r.low, r.high].map(|x| x.round() + 0.0);
+                let _ = write!(out, "  {elo:>+6.0}  ({low:+.0}, {high:+.0})");
             }
             None if rated => out.push_str("       -"),
             None => {}
@@ -228,6 +234,15 @@ mod tests {
             score,
             ..GameRecord::example(first, second, result)
         }
+    }
+
+    #[test]
+    fn ratings_print_no_negative_zero() {
+        let shown = |x: f64| format!("{:.1}", tenths(x));
+        assert_eq!(shown(-0.0), "0.0");
+        assert_eq!(shown(-0.04), "0.0");
+        assert_eq!(shown(-0.06), "-0.1");
+        assert_eq!(shown(137.64), "137.6");
     }
 
     #[test]

@@ -201,6 +201,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     // The default bootstrap seed, as `arena ratings` uses: the numbers depend on the games alone.
     let report_opts = ReportOptions {
         sprt,
+        anchor: plan.anchor.clone(),
         ..ReportOptions::default()
     };
     // An SPRT match: the two bots' head-to-head, updated game by game.

@@ -254,6 +254,50 @@ fn ratings_are_recomputed_from_games_csv_alone() {
 }
 
 #[test]
+fn the_config_anchor_rates_its_bot_zero_in_the_run_and_in_arena_ratings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let smoke = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/smoke.toml"),
+    )
+    .unwrap();
+    let config = write_config(
+        tmp.path(),
+        "smoke",
+        &smoke.replace("seed = 1\n", "seed = 1\nanchor = \"random-2\"\n"),
+    );
+    let out = run(tmp.path(), &config, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let dir = tmp.path().join("results/smoke");
+    let standings = std::fs::read_to_string(dir.join("standings.csv")).unwrap();
+    let header: Vec<&str> = standings.lines().next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let elo = |bot: &str| -> f64 {
+        let row: Vec<&str> = standings
+            .lines()
+            .find(|l| l.split(',').nth(column("bot")) == Some(bot))
+            .unwrap()
+            .split(',')
+            .collect();
+        row[column("elo")].parse().unwrap()
+    };
+    assert_eq!(elo("random-2"), 0.0, "{standings}");
+    // Twelve games between random players: some bot is rated away from the anchor.
+    assert!(
+        ["random-1", "random-3", "random-codecup"]
+            .iter()
+            .any(|b| elo(b) != 0.0),
+        "{standings}"
+    );
+    // `arena ratings` reads the anchor from the run's config copy and writes the same standings.
+    let out = arena().arg("ratings").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("standings.csv")).unwrap(),
+        standings
+    );
+}
+
+#[test]
 fn an_interrupted_sprt_match_resumes_without_losing_or_double_counting_pairs() {
     let tmp = tempfile::tempdir().unwrap();
     // Slow bots (40 ms a move) so the match is still going when it is stopped after its first game,
