@@ -82,10 +82,13 @@ fn still_alive(pids: &[u32]) -> Vec<u32> {
 fn every_kind_of_misbehaviour_is_a_recorded_forfeit_and_no_process_survives() {
     let tmp = tempfile::tempdir().unwrap();
     let pids = tmp.path().join("pids.txt");
+    // The faulty bots get tight limits so hangs are caught fast; `random`, which must never forfeit,
+    // gets generous ones so a loaded machine cannot make it lose on time.
     let mut config = String::from(
         "name = \"faults\"\nformat = \"gauntlet\"\ngames_per_pair = 2\nseed = 5\nconcurrency = 2\n\
          [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 1000\nstartup_ms = 500\n\
          [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n\
+         time_control = { time_ms = 20000, startup_ms = 10000 }\n\
          [[bots]]\nname = \"quitter\"\ncommand = \"false\"\n",
     );
     for (name, flags, ..) in FAULTS {
