@@ -2,8 +2,8 @@
 //!
 //! Two-stage configuration ([`config`] → [`plan`]), a pure [`schedule`], one owner per bot process
 //! ([`process`]), a [`referee`] that plays one game under the [`clock`], and a [`tournament`] runner
-//! that appends each [`record`] to [`results`] and prints the [`standings`]. The `arena` binary is a
-//! thin command line over these.
+//! that appends each [`record`] to [`results`] and prints the [`standings`]; [`probe`] runs one bot
+//! through that path to tell whether it behaves. The `arena` binary is a thin command line over these.
 
 pub mod bench;
 pub mod clock;
@@ -11,6 +11,7 @@ pub mod config;
 pub mod crosstable;
 pub mod head_to_head;
 pub mod plan;
+pub mod probe;
 pub mod process;
 pub mod record;
 pub mod referee;

@@ -1,0 +1,505 @@
+//! `arena probe`: does a bot executable behave? For people about to submit a bot, as CodeCup's test
+//! competitions and cutechess's engine checks answer it.
+//!
+//! The probe is an ordinary gauntlet (the bot against a reference bot, `random` by default) run through
+//! the same config → plan → referee path as `arena run`, so whatever the probe reports is what a
+//! tournament would do with the bot. It then reads the games and their transcripts back and reports:
+//! the handshake (UGI: `id name`, the declared options, how long `ugiok` took), each game's result and
+//! ending, the bot's slowest move, and for every forfeit its reason and the end of its transcript.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::config::ProtocolKind;
+use crate::record::GameRecord;
+
+/// What to probe and how: the bot, the game, the opponent and the time control.
+#[derive(Clone, Debug)]
+pub struct ProbeOptions {
+    /// The bot's name in the results (letters, digits, `.`, `_`, `-`).
+    pub name: String,
+    /// The executable: a path (with a `/`, relative to the working directory) or a name on `PATH`.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    pub protocol: ProtocolKind,
+    /// `setoption` settings, `(name, value)` (UGI only).
+    pub options: Vec<(String, String)>,
+    /// The `[game]` table's keys: `name` (`tictactoe`, `connect4`, `dots`), then `width`, `height`, `k`,
+    /// `start` where given.
+    pub game: String,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    pub k: Option<u32>,
+    pub start: Option<String>,
+    /// Games to play, even (game pairs, the bot first in one game of each pair).
+    pub games: u32,
+    /// The reference bot to play against (a `builtin` name, e.g. `random`).
+    pub opponent: String,
+    /// Time for the whole game, ms.
+    pub time_ms: u64,
+    /// Increment per move, ms.
+    pub inc_ms: u64,
+    /// Hard cap per move, ms.
+    pub max_move_ms: Option<u64>,
+    /// Deadline for the handshake, ms.
+    pub startup_ms: u64,
+    /// The schedule's seed.
+    pub seed: u64,
+}
+
+/// `s` as a TOML string literal (quoted, escaped).
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// The probe as a tournament config (TOML text, as a user would write it): tournament `probe-<name>`,
+/// a gauntlet of the bot against `opponent`, one game at a time so timings are not shared with another
+/// game.
+pub fn config_text(o: &ProbeOptions) -> String {
+    let mut t = String::new();
+    let _ = writeln!(t, "name = {}", quoted(&format!("probe-{}", o.name)));
+    let _ = writeln!(t, "format = \"gauntlet\"");
+    let _ = writeln!(t, "games_per_pair = {}", o.games);
+    let _ = writeln!(t, "seed = {}", o.seed);
+    let _ = writeln!(t, "concurrency = 1");
+    let _ = writeln!(t, "\n[game]\nname = {}", quoted(&o.game));
+    for (key, value) in [("width", o.width), ("height", o.height), ("k", o.k)] {
+        if let Some(v) = value {
+            let _ = writeln!(t, "{key} = {v}");
+        }
+    }
+    if let Some(s) = &o.start {
+        let _ = writeln!(t, "start = {}", quoted(s));
+    }
+    let _ = writeln!(
+        t,
+        "\n[time_control]\ntime_ms = {}\ninc_ms = {}\nstartup_ms = {}",
+        o.time_ms, o.inc_ms, o.startup_ms
+    );
+    if let Some(m) = o.max_move_ms {
+        let _ = writeln!(t, "max_move_ms = {m}");
+    }
+    let _ = writeln!(
+        t,
+        "\n[[bots]]\nname = {}\ncommand = {}",
+        quoted(&o.name),
+        quoted(&o.command)
+    );
+    let args: Vec<String> = o.args.iter().map(|a| quoted(a)).collect();
+    let _ = writeln!(t, "args = [{}]", args.join(", "));
+    if o.protocol == ProtocolKind::Codecup {
+        let _ = writeln!(t, "protocol = \"codecup\"");
+    }
+    if !o.options.is_empty() {
+        let _ = writeln!(t, "[bots.options]");
+        for (k, v) in &o.options {
+            let _ = writeln!(t, "{} = {}", quoted(k), quoted(v));
+        }
+    }
+    let _ = writeln!(
+        t,
+        "\n[[bots]]\nname = {}\nbuiltin = {}",
+        quoted(&o.opponent),
+        quoted(&o.opponent)
+    );
+    t
+}
+
+/// A name for the bot from its command line: the file name of the first argument that is an existing
+/// file (the script of `python3 bot.py`, the jar of `java -jar bot.jar`), else of the program, with every
+/// character a tournament name does not allow replaced by `_` (`./target/release/my bot` → `my_bot`).
+pub fn name_from_command(program: &str, args: &[String]) -> String {
+    let source = args
+        .iter()
+        .find(|a| Path::new(a).is_file())
+        .map_or(program, String::as_str);
+    let base = Path::new(source)
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name: String = base
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match name.trim_start_matches('.') {
+        "" => "bot".into(),
+        n => n.to_string(),
+    }
+}
+
+/// One line of a game transcript (`logs/<id>.log`): ms since the game started, who, direction (`>` to
+/// the bot, `<` from it), the line.
+fn transcript_line<'a>(line: &'a str, bot: &str) -> Option<(u64, char, &'a str)> {
+    let (ms, rest) = line.trim_start().split_once(' ')?;
+    let rest = rest.strip_prefix(bot)?.strip_prefix(' ')?;
+    let mut chars = rest.chars();
+    let dir = chars.next()?;
+    let text = chars.as_str().strip_prefix(' ').unwrap_or("");
+    Some((ms.parse().ok()?, dir, text))
+}
+
+/// The UGI handshake as one game's transcript shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handshake {
+    /// The `id name` the bot gave.
+    pub id_name: Option<String>,
+    /// The names of the options it declared, in order.
+    pub options: Vec<String>,
+    /// From `ugi` sent to `ugiok` received, ms; `None` if it never came.
+    pub ugiok_ms: Option<u64>,
+}
+
+impl Handshake {
+    /// Reads `bot`'s handshake from a transcript.
+    pub fn read(transcript: &str, bot: &str) -> Handshake {
+        let mut h = Handshake::default();
+        let mut sent = None;
+        for (ms, dir, text) in transcript.lines().filter_map(|l| transcript_line(l, bot)) {
+            match (dir, text) {
+                ('>', "ugi") => sent = Some(ms),
+                ('<', "ugiok") => {
+                    h.ugiok_ms = sent.map(|s| ms.saturating_sub(s));
+                    break;
+                }
+                ('<', t) => {
+                    if let Some(name) = t.strip_prefix("id name ") {
+                        h.id_name = Some(name.to_string());
+                    } else if let Some(rest) = t.strip_prefix("option name ") {
+                        let name = rest.split(" type ").next().unwrap_or(rest);
+                        h.options.push(name.to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+        h
+    }
+}
+
+/// The bot's answer times in one game, read from its transcript: for UGI from each `go` to its
+/// `bestmove`; for CodeCup from the arena's line (`Start` or the opponent's move) to the bot's reply.
+/// Returns `(moves answered, slowest answer in ms)`.
+pub fn move_times(transcript: &str, bot: &str, protocol: ProtocolKind) -> (u32, u64) {
+    let (mut moves, mut slowest) = (0, 0);
+    let mut asked: Option<u64> = None;
+    for (ms, dir, text) in transcript.lines().filter_map(|l| transcript_line(l, bot)) {
+        match (protocol, dir) {
+            (ProtocolKind::Ugi, '>') if text.starts_with("go") => asked = Some(ms),
+            (ProtocolKind::Ugi, '<') if text.starts_with("bestmove") => {
+                if let Some(t) = asked.take() {
+                    moves += 1;
+                    slowest = slowest.max(ms.saturating_sub(t));
+                }
+            }
+            (ProtocolKind::Codecup, '>') if text != "Quit" => {
+                asked.get_or_insert(ms);
+            }
+            (ProtocolKind::Codecup, '<') => {
+                if let Some(t) = asked.take() {
+                    moves += 1;
+                    slowest = slowest.max(ms.saturating_sub(t));
+                }
+            }
+            _ => {}
+        }
+    }
+    (moves, slowest)
+}
+
+/// Plays the probe: validates [`config_text`] as any config is validated (a missing executable, an
+/// unknown game or opponent is an error here), runs it afresh into `<results_root>/probe-<name>/` (an
+/// earlier probe's folder is moved aside, never deleted) and keeps the config there as `config.toml`.
+///
+/// # Errors
+/// An odd number of games, a config the plan refuses, or a results folder that cannot be written.
+pub async fn run(
+    o: &ProbeOptions,
+    self_exe: &Path,
+    results_root: &Path,
+    progress_bar: bool,
+) -> anyhow::Result<ProbeReport> {
+    anyhow::ensure!(
+        o.games >= 2 && o.games.is_multiple_of(2),
+        "--games {} must be even and at least 2 (game pairs: the bot moves first in one of each)",
+        o.games
+    );
+    let text = config_text(o);
+    let source = Path::new("arena probe");
+    let config = crate::config::Config::parse(&text, source)?;
+    let plan = crate::plan::Plan::new(&config, source, self_exe)?;
+    let opts = crate::tournament::RunOptions {
+        results_root: results_root.to_path_buf(),
+        fresh: true,
+        progress_bar,
+        quiet: false,
+        shard: None,
+    };
+    let summary = crate::tournament::run(std::sync::Arc::new(plan), &opts).await?;
+    std::fs::write(summary.dir.join("config.toml"), &text)?;
+    let games = crate::results::ResultsDir {
+        path: summary.dir.clone(),
+    }
+    .read_games()?;
+    Ok(ProbeReport {
+        bot: o.name.clone(),
+        protocol: o.protocol,
+        games,
+        dir: summary.dir,
+        interrupted: summary.interrupted,
+    })
+}
+
+/// What the probe found.
+#[derive(Clone, Debug)]
+pub struct ProbeReport {
+    /// The bot's name in the games.
+    pub bot: String,
+    pub protocol: ProtocolKind,
+    /// Every game played, in schedule order.
+    pub games: Vec<GameRecord>,
+    /// The results folder (its `logs/` holds each game's transcript and the bot's stderr).
+    pub dir: PathBuf,
+    /// Ctrl-C or SIGTERM stopped the probe before its last game.
+    pub interrupted: bool,
+}
+
+impl ProbeReport {
+    /// The games the bot lost by forfeit.
+    pub fn forfeits(&self) -> Vec<&GameRecord> {
+        self.games
+            .iter()
+            .filter(|g| {
+                g.termination.is_forfeit() && g.detail.starts_with(&format!("{}: ", self.bot))
+            })
+            .collect()
+    }
+
+    fn transcript(&self, game: &GameRecord) -> String {
+        std::fs::read_to_string(self.dir.join("logs").join(format!("{}.log", game.id)))
+            .unwrap_or_default()
+    }
+
+    /// The report for the console: handshake, one line per game, the forfeits with the end of their
+    /// transcripts, and a verdict.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        if self.protocol == ProtocolKind::Ugi {
+            if let Some(first) = self.games.first() {
+                let h = Handshake::read(&self.transcript(first), &self.bot);
+                let _ = writeln!(
+                    out,
+                    "handshake: id name {}; {} option(s){}; ugiok {}",
+                    h.id_name.as_deref().unwrap_or("(none)"),
+                    h.options.len(),
+                    if h.options.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", h.options.join(", "))
+                    },
+                    h.ugiok_ms
+                        .map_or("never came".to_string(), |ms| format!("after {ms} ms")),
+                );
+            }
+        }
+        let (mut won, mut drew, mut lost) = (0, 0, 0);
+        for g in &self.games {
+            let side = usize::from(g.first != self.bot);
+            let points = g.result.points(if side == 0 {
+                games::Player::First
+            } else {
+                games::Player::Second
+            });
+            let verdict = match points {
+                p if p > 0.75 => {
+                    won += 1;
+                    "won"
+                }
+                p if p < 0.25 => {
+                    lost += 1;
+                    "lost"
+                }
+                _ => {
+                    drew += 1;
+                    "drew"
+                }
+            };
+            let (moves, slowest) = move_times(&self.transcript(g), &self.bot, self.protocol);
+            let _ = writeln!(
+                out,
+                "{}  {:<6}  {:<4}  {:<11}  {:>3} plies  {:>6} ms used, {moves} moves, slowest {slowest} ms{}",
+                g.id,
+                if side == 0 { "first" } else { "second" },
+                verdict,
+                g.termination.as_str(),
+                g.plies,
+                g.time_ms[side],
+                if g.detail.is_empty() {
+                    String::new()
+                } else {
+                    format!("  ({})", g.detail)
+                },
+            );
+        }
+        let forfeits = self.forfeits();
+        for g in forfeits.iter().take(SHOWN_FORFEITS) {
+            let log = self.dir.join("logs").join(format!("{}.log", g.id));
+            let _ = writeln!(out, "\n{} {}: {}", g.id, g.termination.as_str(), g.detail);
+            tail(&mut out, &log, &self.transcript(g), 12);
+            let side = if g.first == self.bot {
+                "first"
+            } else {
+                "second"
+            };
+            let stderr = self
+                .dir
+                .join("logs")
+                .join(format!("{}-{side}-{}.stderr", g.id, self.bot));
+            if let Ok(text) = std::fs::read_to_string(&stderr) {
+                tail(&mut out, &stderr, &text, 8);
+            }
+        }
+        if forfeits.len() > SHOWN_FORFEITS {
+            let _ = writeln!(
+                out,
+                "\n({} more forfeits: see {})",
+                forfeits.len() - SHOWN_FORFEITS,
+                self.dir.join("games.csv").display()
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n{} games: {won} won, {drew} drawn, {lost} lost; {} forfeit(s) by {}",
+            self.games.len(),
+            forfeits.len(),
+            self.bot
+        );
+        if forfeits.is_empty() {
+            let _ = writeln!(
+                out,
+                "verdict: {} behaves (no forfeit); transcripts and stderr in {}",
+                self.bot,
+                self.dir.join("logs").display()
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "verdict: {} MISBEHAVES: it forfeited {} of {} games (see above)",
+                self.bot,
+                forfeits.len(),
+                self.games.len()
+            );
+        }
+        out
+    }
+}
+
+/// Forfeits shown with their transcripts; the others are counted.
+const SHOWN_FORFEITS: usize = 3;
+
+/// Appends the last `n` lines of `text` (the file `path`) to `out`, indented.
+fn tail(out: &mut String, path: &Path, text: &str, n: usize) {
+    let lines: Vec<&str> = text.lines().collect();
+    let _ = writeln!(out, "the end of {}:", path.display());
+    for line in &lines[lines.len().saturating_sub(n)..] {
+        let _ = writeln!(out, "  {line}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const UGI: &str = "      0 me > ugi
+      0 random > ugi
+      3 me < id name My Bot 1.0
+      3 me < option name depth type spin default 4 min 1 max 9
+      4 me < option name seed type spin default 0 min 0 max 100
+      9 me < ugiok
+     10 me > isready
+     11 me < readyok
+     12 me > position startpos
+     12 me > go p1time 1000 p2time 1000
+     15 me < info depth 1 score 0 nodes 7
+     40 me < bestmove 4
+     41 random > go p1time 972 p2time 1000
+     42 random < bestmove 3
+     43 me > position startpos moves 4 3
+     43 me > go p1time 972 p2time 999
+     50 me < bestmove 5
+";
+
+    #[test]
+    fn the_handshake_and_move_times_are_read_from_a_ugi_transcript() {
+        let h = Handshake::read(UGI, "me");
+        assert_eq!(h.id_name.as_deref(), Some("My Bot 1.0"));
+        assert_eq!(h.options, ["depth", "seed"]);
+        assert_eq!(h.ugiok_ms, Some(9));
+        assert_eq!(move_times(UGI, "me", ProtocolKind::Ugi), (2, 28));
+        assert_eq!(move_times(UGI, "random", ProtocolKind::Ugi), (1, 1));
+        // A bot that never answers `ugi`.
+        assert_eq!(Handshake::read("      0 me > ugi\n", "me").ugiok_ms, None);
+    }
+
+    #[test]
+    fn codecup_move_times_run_from_the_arena_line_to_the_reply() {
+        let t = "      0 me > Start\n     30 me < 4\n     31 me > 3\n     90 me < 5\n     91 me > Quit\n";
+        assert_eq!(move_times(t, "me", ProtocolKind::Codecup), (2, 59));
+    }
+
+    #[test]
+    fn names_come_from_the_command_file_name() {
+        assert_eq!(name_from_command("./target/release/my bot", &[]), "my_bot");
+        assert_eq!(name_from_command("python3", &[]), "python3");
+        assert_eq!(name_from_command(".hidden", &[]), "hidden");
+        assert_eq!(name_from_command("/", &[]), "bot");
+        // An interpreter's script names the bot; flags and missing files do not.
+        let script = env!("CARGO_MANIFEST_DIR").to_string() + "/Cargo.toml";
+        let args = ["-u".to_string(), script, "x".into()];
+        assert_eq!(name_from_command("python3", &args), "Cargo.toml");
+        assert_eq!(name_from_command("python3", &args[2..]), "python3");
+    }
+
+    #[test]
+    fn the_config_text_is_a_valid_gauntlet_config() {
+        let o = ProbeOptions {
+            name: "my-bot".into(),
+            command: "./bots/my \"bot\"".into(),
+            args: vec!["--level".into(), "3".into()],
+            protocol: ProtocolKind::Ugi,
+            options: vec![("depth".into(), "5".into())],
+            game: "dots".into(),
+            width: Some(20),
+            height: Some(20),
+            k: None,
+            start: Some("cross".into()),
+            games: 4,
+            opponent: "random".into(),
+            time_ms: 10_000,
+            inc_ms: 100,
+            max_move_ms: Some(500),
+            startup_ms: 5000,
+            seed: 7,
+        };
+        let c = crate::config::Config::parse(&config_text(&o), Path::new("probe.toml")).unwrap();
+        assert_eq!(c.name, "probe-my-bot");
+        assert_eq!(c.format, crate::config::Format::Gauntlet);
+        assert_eq!(c.games_per_pair, Some(4));
+        assert_eq!(c.bots[0].command.as_deref(), Some("./bots/my \"bot\""));
+        assert_eq!(c.bots[0].args, ["--level", "3"]);
+        assert_eq!(
+            c.bots[0].options.get("depth"),
+            Some(&toml::Value::String("5".into()))
+        );
+        assert_eq!(c.bots[1].builtin.as_deref(), Some("random"));
+        assert_eq!(c.game.width, Some(20));
+        assert_eq!(c.game.start.as_deref(), Some("cross"));
+        assert_eq!(c.time_control.max_move_ms, Some(500));
+    }
+}
