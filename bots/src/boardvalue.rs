@@ -30,7 +30,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::engine::TieBreak;
-use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
+use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 use crate::search::settings::rng_for;
 
 /// The player to move wins.
@@ -176,14 +176,7 @@ impl Engine for BoardValueEngine {
 
     fn options(&self) -> Vec<EngineOption> {
         vec![
-            EngineOption {
-                name: "SkillLevel".into(),
-                kind: OptionKind::Spin {
-                    default: 9,
-                    min: 1,
-                    max: 9,
-                },
-            },
+            EngineOption::spin("SkillLevel", 9, 1, 9),
             EngineOption::tiebreak(),
             EngineOption::seed(),
         ]

@@ -121,29 +121,57 @@ impl TieBreak {
 }
 
 impl EngineOption {
+    /// A `spin` option: an integer in `min..=max` with its default.
+    pub fn spin(name: &str, default: i64, min: i64, max: i64) -> EngineOption {
+        EngineOption {
+            name: name.into(),
+            kind: OptionKind::Spin { default, min, max },
+        }
+    }
+
+    /// A `check` option: `true` or `false`.
+    pub fn check(name: &str, default: bool) -> EngineOption {
+        EngineOption {
+            name: name.into(),
+            kind: OptionKind::Check { default },
+        }
+    }
+
+    /// A `combo` option: one of `vars`, `default` among them.
+    pub fn combo<V: ToString>(
+        name: &str,
+        default: &str,
+        vars: impl IntoIterator<Item = V>,
+    ) -> EngineOption {
+        EngineOption {
+            name: name.into(),
+            kind: OptionKind::Combo {
+                default: default.into(),
+                vars: vars.into_iter().map(|v| v.to_string()).collect(),
+            },
+        }
+    }
+
+    /// A `string` option: free text.
+    pub fn string(name: &str, default: &str) -> EngineOption {
+        EngineOption {
+            name: name.into(),
+            kind: OptionKind::String {
+                default: default.into(),
+            },
+        }
+    }
+
     /// The `tiebreak` option of an engine that follows an article's move order: a combo of `first`
     /// (the default, as the article) and `random` (seeded).
     pub fn tiebreak() -> EngineOption {
-        EngineOption {
-            name: "tiebreak".into(),
-            kind: OptionKind::Combo {
-                default: "first".into(),
-                vars: vec!["first".into(), "random".into()],
-            },
-        }
+        EngineOption::combo("tiebreak", "first", ["first", "random"])
     }
 
     /// The `seed` option every seeded engine declares: a spin in `0..=i64::MAX`, default 0. The arena
     /// sends each game's seed to an engine that declares it (`docs/protocol.md`).
     pub fn seed() -> EngineOption {
-        EngineOption {
-            name: "seed".into(),
-            kind: OptionKind::Spin {
-                default: 0,
-                min: 0,
-                max: i64::MAX,
-            },
-        }
+        EngineOption::spin("seed", 0, 0, i64::MAX)
     }
 
     /// The option called `name` among `options`.

@@ -35,7 +35,7 @@ use games::{Connect4, Game};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
+use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 use board::{AnySize, Board, Geometry, Std7x6};
 use heuristic::{Heuristic, PROVED};
 use solver::{Budget, Solved, Solver, SOLVE_HASH_MB};
@@ -438,14 +438,7 @@ impl Engine for C4Solver {
 
     fn options(&self) -> Vec<EngineOption> {
         vec![
-            EngineOption {
-                name: "hash_mb".into(),
-                kind: OptionKind::Spin {
-                    default: DEFAULT_HASH_MB,
-                    min: 1,
-                    max: MAX_HASH_MB,
-                },
-            },
+            EngineOption::spin("hash_mb", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
             EngineOption::seed(),
         ]
     }

@@ -40,7 +40,7 @@ pub use board::Board;
 pub use rules::{priorities, Priority, TwoPly};
 
 pub use crate::engine::TieBreak;
-use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
+use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 use crate::search::settings::rng_for;
 
 /// The engine's settings: every option but `seed`.
@@ -200,20 +200,6 @@ impl C4Zx {
     }
 }
 
-fn spin(name: &str, default: i64, min: i64, max: i64) -> EngineOption {
-    EngineOption {
-        name: name.into(),
-        kind: OptionKind::Spin { default, min, max },
-    }
-}
-
-fn check(name: &str) -> EngineOption {
-    EngineOption {
-        name: name.into(),
-        kind: OptionKind::Check { default: false },
-    }
-}
-
 impl Engine for C4Zx {
     fn name(&self) -> String {
         "c4-zx".into()
@@ -222,14 +208,14 @@ impl Engine for C4Zx {
     fn options(&self) -> Vec<EngineOption> {
         let d = Params::default();
         vec![
-            spin("weight_three", d.weight_three, 0, 1000),
-            spin("weight_two", d.weight_two, 0, 1000),
-            spin("own_weight", d.own_weight, 0, 1000),
-            spin("opp_weight", d.opp_weight, 0, 1000),
-            check("literal_line310"),
-            check("literal_sign"),
-            spin("deepen", d.deepen as i64, 0, 9),
-            spin("deepen_plies", i64::from(d.deepen_plies), 0, 8),
+            EngineOption::spin("weight_three", d.weight_three, 0, 1000),
+            EngineOption::spin("weight_two", d.weight_two, 0, 1000),
+            EngineOption::spin("own_weight", d.own_weight, 0, 1000),
+            EngineOption::spin("opp_weight", d.opp_weight, 0, 1000),
+            EngineOption::check("literal_line310", false),
+            EngineOption::check("literal_sign", false),
+            EngineOption::spin("deepen", d.deepen as i64, 0, 9),
+            EngineOption::spin("deepen_plies", i64::from(d.deepen_plies), 0, 8),
             EngineOption::tiebreak(),
             EngineOption::seed(),
         ]

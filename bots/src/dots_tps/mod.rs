@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 use games::dots::Move;
 use games::{Dots, Game};
 
-use crate::engine::{Engine, EngineOption, Limits, OptionError, OptionKind, SearchInfo};
+use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 use patterns::{Grid, PatternTable};
 use search::{iteration, RootPoints};
 use trajectories::Range;
@@ -436,20 +436,6 @@ fn report(d: &Decision) -> SearchInfo {
     }
 }
 
-fn spin(name: &str, default: i64, min: i64, max: i64) -> EngineOption {
-    EngineOption {
-        name: name.into(),
-        kind: OptionKind::Spin { default, min, max },
-    }
-}
-
-fn check(name: &str, default: bool) -> EngineOption {
-    EngineOption {
-        name: name.into(),
-        kind: OptionKind::Check { default },
-    }
-}
-
 impl Engine for DotsTps {
     fn name(&self) -> String {
         "dots-tps".into()
@@ -458,28 +444,17 @@ impl Engine for DotsTps {
     fn options(&self) -> Vec<EngineOption> {
         let c = Config::default();
         vec![
-            spin("depth", i64::from(c.depth), 1, 8),
-            spin("k1", c.k1, 0, 1_000_000),
-            spin("k2", c.k2, 1, 1_000_000_000),
-            spin("margin", i64::from(c.margin), 0, 8),
-            EngineOption {
-                name: "prune".into(),
-                kind: OptionKind::Combo {
-                    default: c.prune.to_string(),
-                    vars: Prune::ALL.iter().map(|p| p.to_string()).collect(),
-                },
-            },
-            check("bounds", c.bounds),
-            check("ordering", c.ordering),
-            check("grounding", c.grounding),
-            check("alphabeta", c.alphabeta),
-            check("importance", c.importance),
-            EngineOption {
-                name: "patterns".into(),
-                kind: OptionKind::String {
-                    default: String::new(),
-                },
-            },
+            EngineOption::spin("depth", i64::from(c.depth), 1, 8),
+            EngineOption::spin("k1", c.k1, 0, 1_000_000),
+            EngineOption::spin("k2", c.k2, 1, 1_000_000_000),
+            EngineOption::spin("margin", i64::from(c.margin), 0, 8),
+            EngineOption::combo("prune", &c.prune.to_string(), Prune::ALL),
+            EngineOption::check("bounds", c.bounds),
+            EngineOption::check("ordering", c.ordering),
+            EngineOption::check("grounding", c.grounding),
+            EngineOption::check("alphabeta", c.alphabeta),
+            EngineOption::check("importance", c.importance),
+            EngineOption::string("patterns", ""),
         ]
     }
 

@@ -27,7 +27,7 @@ use std::any::Any;
 
 use games::{Connect4, Dots, Game, TicTacToe};
 
-use crate::engine::{EngineOption, OptionError, OptionKind};
+use crate::engine::{EngineOption, OptionError};
 use crate::search::Score;
 
 /// What the search needs to know about a game beyond its rules.
@@ -130,13 +130,8 @@ impl Weights {
     pub fn options() -> Vec<EngineOption> {
         Self::DEFAULTS
             .iter()
-            .map(|&(name, default)| EngineOption {
-                name: name.into(),
-                kind: OptionKind::Spin {
-                    default: i64::from(default),
-                    min: WEIGHT_MIN,
-                    max: WEIGHT_MAX,
-                },
+            .map(|&(name, default)| {
+                EngineOption::spin(name, i64::from(default), WEIGHT_MIN, WEIGHT_MAX)
             })
             .collect()
     }

@@ -4,7 +4,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::MAX_DEPTH;
-use crate::engine::{EngineOption, OptionError, OptionKind};
+use crate::engine::{EngineOption, OptionError};
 use crate::eval::Weights;
 
 /// Depth limit, seed and weights of a search engine, with the generator the seed makes.
@@ -39,14 +39,12 @@ impl Settings {
     /// sends each game's seed), then every weight of [`Weights`].
     pub fn options(&self) -> Vec<EngineOption> {
         let mut v = vec![
-            EngineOption {
-                name: "depth".into(),
-                kind: OptionKind::Spin {
-                    default: i64::from(self.default_depth),
-                    min: 1,
-                    max: i64::from(MAX_DEPTH),
-                },
-            },
+            EngineOption::spin(
+                "depth",
+                i64::from(self.default_depth),
+                1,
+                i64::from(MAX_DEPTH),
+            ),
             EngineOption::seed(),
         ];
         v.extend(Weights::options());
