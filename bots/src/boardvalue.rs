@@ -22,15 +22,15 @@
 //! Any other game or board size: the engine plays a seeded uniformly random legal move (the article
 //! covers 3×3 only), and says so in its `info` line (depth 0).
 
-use std::any::Any;
-
 use games::tictactoe::Move;
 use games::{Game, TicTacToe};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::engine::TieBreak;
-use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
+use crate::engine::{
+    concrete, generic_move, Engine, EngineOption, Limits, OptionError, SearchInfo,
+};
 use crate::search::settings::rng_for;
 
 /// The player to move wins.
@@ -202,9 +202,8 @@ impl Engine for BoardValueEngine {
         _limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
-        let classic = (pos as &dyn Any)
-            .downcast_ref::<TicTacToe>()
-            .filter(|t| (t.width(), t.height(), t.k()) == (3, 3, 3));
+        let classic =
+            concrete::<TicTacToe, G>(pos).filter(|t| (t.width(), t.height(), t.k()) == (3, 3, 3));
         let Some(ttt) = classic else {
             // Not the article's game: a random legal move.
             let moves = pos.legal_moves();
@@ -223,6 +222,6 @@ impl Engine for BoardValueEngine {
             pv: vec![best.to_string()],
         });
         // `G` is `TicTacToe` here, so the downcast back cannot fail.
-        (&best as &dyn Any).downcast_ref::<G::Move>().copied()
+        generic_move::<G, _>(best)
     }
 }

@@ -1,5 +1,6 @@
 //! What an engine is to the protocol loop: options, a new game, and a move for a position.
 
+use std::any::Any;
 use std::fmt;
 
 use games::Game;
@@ -219,6 +220,18 @@ impl EngineOption {
             OptionKind::String { .. } => Ok(None),
         }
     }
+}
+
+/// `pos` as the concrete game `C`, or `None` when `G` is another game: how an engine written for one game
+/// (c4-zx, c4-solver, dots-tps, ttt-boardvalue) serves the generic [`Engine::choose`].
+pub fn concrete<C: Game, G: Game>(pos: &G) -> Option<&C> {
+    (pos as &dyn Any).downcast_ref::<C>()
+}
+
+/// A move `m` of a concrete game as a move of `G`: `Some` exactly when `G`'s move type is `M`, which
+/// holds wherever [`concrete`] gave the position.
+pub fn generic_move<G: Game, M: Copy + 'static>(m: M) -> Option<G::Move> {
+    (&m as &dyn Any).downcast_ref::<G::Move>().copied()
 }
 
 /// A game-playing engine, served over the protocol by [`crate::protocol::serve`].

@@ -26,7 +26,6 @@ pub mod heuristic;
 pub mod solver;
 pub mod tt;
 
-use std::any::Any;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -35,7 +34,9 @@ use games::{Connect4, Game};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
+use crate::engine::{
+    concrete, generic_move, Engine, EngineOption, Limits, OptionError, SearchInfo,
+};
 use board::{AnySize, Board, Geometry, Std7x6};
 use heuristic::{Heuristic, PROVED};
 use solver::{Budget, Solved, Solver, SOLVE_HASH_MB};
@@ -487,9 +488,9 @@ impl Engine for C4Solver {
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
-        let c4 = (pos as &dyn Any).downcast_ref::<Connect4>()?;
+        let c4 = concrete::<Connect4, G>(pos)?;
         let col = self.choose_connect4(c4, limits, info)?;
         let m = C4Move::new(u8::try_from(col).ok()?);
-        (&m as &dyn Any).downcast_ref::<G::Move>().copied()
+        generic_move::<G, _>(m)
     }
 }

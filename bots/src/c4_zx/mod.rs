@@ -28,7 +28,6 @@ pub mod board;
 pub mod deepen;
 pub mod rules;
 
-use std::any::Any;
 use std::time::Instant;
 
 use games::connect4::Move as C4Move;
@@ -40,7 +39,9 @@ pub use board::Board;
 pub use rules::{priorities, Priority, TwoPly};
 
 pub use crate::engine::TieBreak;
-use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
+use crate::engine::{
+    concrete, generic_move, Engine, EngineOption, Limits, OptionError, SearchInfo,
+};
 use crate::search::settings::rng_for;
 
 /// The engine's settings: every option but `seed`.
@@ -254,7 +255,7 @@ impl Engine for C4Zx {
         _limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
-        let Some(c4) = (pos as &dyn Any).downcast_ref::<Connect4>() else {
+        let Some(c4) = concrete::<Connect4, G>(pos) else {
             eprintln!(
                 "c4-zx: plays Connect Four only (seed 003_b3294bcb59fe041f.txt), not {}",
                 pos.spec()
@@ -283,6 +284,6 @@ impl Engine for C4Zx {
             });
         }
         let m = C4Move::new(u8::try_from(col).ok()?);
-        (&m as &dyn Any).downcast_ref::<G::Move>().copied()
+        generic_move::<G, _>(m)
     }
 }

@@ -35,7 +35,6 @@ pub mod search;
 pub mod tactics;
 pub mod trajectories;
 
-use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -43,7 +42,9 @@ use std::time::{Duration, Instant};
 use games::dots::Move;
 use games::{Dots, Game};
 
-use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
+use crate::engine::{
+    concrete, generic_move, Engine, EngineOption, Limits, OptionError, SearchInfo,
+};
 use patterns::{Grid, PatternTable};
 use search::{iteration, RootPoints};
 use trajectories::Range;
@@ -497,8 +498,8 @@ impl Engine for DotsTps {
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
-        let dots = (pos as &dyn Any).downcast_ref::<Dots>()?;
+        let dots = concrete::<Dots, G>(pos)?;
         let m = self.choose_dots(dots, limits, info).best?;
-        (&m as &dyn Any).downcast_ref::<G::Move>().copied()
+        generic_move::<G, _>(m)
     }
 }
