@@ -3,7 +3,7 @@
 //! Two-stage configuration ([`config`] → [`plan`]), a pure [`schedule`], one owner per bot process
 //! ([`process`]), a [`referee`] that plays one game under the [`clock`], and a [`tournament`] runner
 //! that appends each [`record`] to [`results`] and prints the [`standings`]; [`probe`] runs one bot
-//! through that path to tell whether it behaves. The `arena` binary is a thin command line over these.
+//! through that path to tell whether it behaves, and [`replay`] shows a recorded game again. The `arena` binary is a thin command line over these.
 
 pub mod bench;
 pub mod clock;
@@ -15,6 +15,7 @@ pub mod probe;
 pub mod process;
 pub mod record;
 pub mod referee;
+pub mod replay;
 pub mod report;
 pub mod results;
 pub mod schedule;

@@ -143,6 +143,20 @@ enum Command {
         #[arg(required = true, last = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
+    /// Replay a recorded game by the rules and print its moves and the board (after the last ply, after
+    /// ply N with --ply, or after every ply with --every).
+    Replay {
+        /// A tournament's results folder, e.g. results/connect4.
+        dir: PathBuf,
+        /// The game's id, as in games.csv (g0001).
+        id: String,
+        /// Show the board after this many plies (0: the start position).
+        #[arg(long)]
+        ply: Option<usize>,
+        /// Show the board after every ply.
+        #[arg(long)]
+        every: bool,
+    },
     /// Check config files and print their plans without playing.
     Check {
         #[arg(required = true)]
@@ -206,6 +220,12 @@ fn main() -> ExitCode {
             &pair,
         ),
         Command::Solve { game } => solve(&game),
+        Command::Replay {
+            dir,
+            id,
+            ply,
+            every,
+        } => replay(&dir, &id, ply, every),
         Command::Probe {
             game,
             width,
@@ -433,6 +453,49 @@ fn probe(opts: &arena::probe::ProbeOptions, results: &Path, bar: bool) -> Result
     } else {
         ExitCode::FAILURE
     })
+}
+
+fn replay(dir: &Path, id: &str, ply: Option<usize>, every: bool) -> Result<ExitCode> {
+    let results = arena::results::ResultsDir {
+        path: dir.to_path_buf(),
+    };
+    anyhow::ensure!(
+        results.games_csv().exists(),
+        "{} has no games.csv",
+        dir.display()
+    );
+    let records = results.read_games()?;
+    let Some(record) = records.iter().find(|r| r.id == id) else {
+        let mut ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
+        ids.sort_unstable();
+        anyhow::bail!(
+            "no game {id:?} in {}; its games are {}",
+            results.games_csv().display(),
+            match ids.as_slice() {
+                [] => "none".to_string(),
+                [one] => one.to_string(),
+                [first, .., last] => format!("{first} to {last} ({} games)", ids.len()),
+            }
+        );
+    };
+    let detail = if record.detail.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", record.detail)
+    };
+    println!(
+        "{} — {} {} — {} vs {}: {} ({}{detail}), {} plies",
+        record.id,
+        record.game,
+        record.variant,
+        record.first,
+        record.second,
+        record.result,
+        record.termination.as_str(),
+        record.plies
+    );
+    print!("{}", arena::replay::replay(record, ply, every)?);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check(configs: &[PathBuf]) -> Result<ExitCode> {

@@ -261,6 +261,38 @@ fn recorded_games_replay_to_their_recorded_result_and_score() {
             let spec: games::GameSpec = format!("{} {}", g.game, g.variant).parse().unwrap();
             spec.visit(Replay(g));
         }
+        // `arena replay` shows the same game: every move numbered, the final board, Dots' captures.
+        let g = &recorded[0];
+        let dir = tmp.path().join("results").join(game);
+        let out = common::arena()
+            .args(["replay"])
+            .arg(&dir)
+            .arg(&g.id)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        let shown = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            shown.contains(&format!("{}.{}", g.plies, g.moves.last().unwrap())),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(&format!("after ply {}:", g.plies)),
+            "{shown}"
+        );
+        if let Some([x, y]) = g.score {
+            assert!(
+                shown.contains(&format!("captured: first {x}, second {y}")),
+                "{shown}"
+            );
+        }
+        let missing = common::arena()
+            .args(["replay"])
+            .arg(&dir)
+            .arg("g9999")
+            .output()
+            .unwrap();
+        assert_eq!(missing.status.code(), Some(1), "{}", text(&missing));
         if game == "dots" {
             let standings =
                 std::fs::read_to_string(tmp.path().join("results/dots/standings.csv")).unwrap();
