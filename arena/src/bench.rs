@@ -145,6 +145,7 @@ async fn tournament_throughput(
         progress_bar: false,
         quiet: true,
         shard: None,
+        report_every: None,
     };
     let start = Instant::now();
     let summary = tournament::run(Arc::new(plan), &opts).await?;

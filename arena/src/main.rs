@@ -48,6 +48,9 @@ enum Command {
         /// other parts elsewhere and join them with `arena merge`.
         #[arg(long, value_name = "K/N")]
         shard: Option<arena::schedule::Shard>,
+        /// Print the standings every N recorded games (as cutechess's -ratinginterval).
+        #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        report_every: Option<usize>,
     },
     /// Join the results folders of one tournament's shards (or copies from several machines) into one
     /// folder, then print its report. `arena run` on the merged folder resumes what is still missing.
@@ -287,6 +290,7 @@ fn main() -> ExitCode {
             results,
             no_progress,
             shard,
+            report_every,
         } => run(
             &configs,
             RunOptions {
@@ -295,6 +299,7 @@ fn main() -> ExitCode {
                 progress_bar: !no_progress,
                 quiet: false,
                 shard,
+                report_every,
             },
             concurrency,
         ),

@@ -240,6 +240,7 @@ pub async fn run(
         progress_bar,
         quiet: false,
         shard: None,
+        report_every: None,
     };
     let summary = crate::tournament::run(std::sync::Arc::new(plan), &opts).await?;
     std::fs::write(summary.dir.join("config.toml"), &text)?;

@@ -72,6 +72,17 @@ impl Progress {
     }
 }
 
+impl Progress {
+    /// Prints a block of text (interim standings) above the bar, or as plain lines.
+    fn print_block(&self, text: &str) {
+        match &self.bar {
+            Some(b) => b.println(text.trim_end()),
+            None if !self.quiet => eprintln!("{}", text.trim_end()),
+            None => {}
+        }
+    }
+}
+
 impl Sink for Progress {
     fn game_finished(&mut self, r: &GameRecord, done: usize, total: usize) -> Result<()> {
         let detail = if r.detail.is_empty() {
@@ -110,6 +121,9 @@ pub struct RunOptions {
     pub quiet: bool,
     /// Play only this shard of the schedule, into `<name>.shard-K-of-N/` (see [`Shard`]).
     pub shard: Option<Shard>,
+    /// Print the standings every this many recorded games (cutechess's `-ratinginterval`); `None`:
+    /// only at the end.
+    pub report_every: Option<usize>,
 }
 
 /// What a run did.
@@ -274,6 +288,16 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         let done = recorded.len();
         writer.game_finished(record, done, total)?;
         progress.game_finished(record, done, total)?;
+        if opts
+            .report_every
+            .is_some_and(|n| n > 0 && done.is_multiple_of(n) && done < total)
+        {
+            let rows = crate::standings::standings(&names, &recorded);
+            progress.print_block(&format!(
+                "standings after {done} of {total} games:\n{}",
+                crate::standings::table(&rows)
+            ));
+        }
         if let Some(h) = h2h.as_mut() {
             if h.add(record) {
                 let pairs = h.pentanomial.pairs();

@@ -59,6 +59,34 @@ fn the_smoke_tournament_records_every_game_and_the_standings() {
 }
 
 #[test]
+fn report_every_prints_interim_standings_of_the_games_recorded_so_far() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(
+        tmp.path(),
+        &repo_config("smoke.toml"),
+        &["--report-every", "5", "--no-progress"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let blocks: Vec<&str> = stderr.split("standings after ").skip(1).collect();
+    assert_eq!(blocks.len(), 2, "{stderr}");
+    for (block, done) in blocks.iter().zip([5, 10]) {
+        assert!(
+            block.starts_with(&format!("{done} of 12 games:\nrank")),
+            "{block}"
+        );
+        // Each game counts for both of its bots.
+        let games: u32 = block
+            .lines()
+            .skip(2)
+            .take(4)
+            .map(|l| l.split_whitespace().nth(2).unwrap().parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(games, 2 * done, "{block}");
+    }
+}
+
+#[test]
 fn a_finished_tournament_is_left_alone_and_fresh_keeps_the_old_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let config = repo_config("smoke.toml");
