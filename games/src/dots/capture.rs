@@ -186,7 +186,6 @@ struct Board<'a> {
     links: &'a [[u8; 2]],
     dirs: &'a [isize; 8],
     turns: &'a Turns,
-    stride: usize,
 }
 
 /// Step 2 on the neighbour masks: walks from `start` whose first step is direction `d` through the
@@ -208,13 +207,7 @@ fn walk(
     p: u8,
     d: u8,
 ) -> Walk {
-    let Board {
-        links,
-        dirs,
-        turns,
-        stride,
-        ..
-    } = board;
+    let Board { links, dirs, turns } = board;
     let n = links.len();
     let (stop, place, buf) = (&mut stop[..n], &mut place[..n], &mut chain.buf[..n]);
     let p = usize::from(p);
@@ -229,23 +222,34 @@ fn walk(
     stop[start] = 1;
     let next = loop {
         // The first live dot or padding clockwise from a quarter turn back. `links` has the padding
-        // bits merged in: the mask of the step table in one load. (`& 0x700`: the compiler then
-        // knows the index is in bounds.)
-        let t = turns[(row & 0x700) | usize::from(links[center][p])];
+        // bits merged in: the mask of the step table in one load.
+        //
+        // Unchecked indexing, as the bounds checks are a sixth of the step's instructions. In
+        // bounds because: `center` is a point, never padding (it is the first dot of the walk, a
+        // live dot, or a `next` that `stop` did not stop at, and `stop` is set on the padding), so
+        // it and its eight neighbours (the padding all round) are below `n`; `row` is a
+        // direction times 256 (at most 7 × 256) and the mask below 256, so the table index is
+        // below 8 × 256, the table's length.
+        debug_assert!(center < n && row < 0x800);
+        // SAFETY: `center < n` (above); `links` has length `n`.
+        let mask = unsafe { links.get_unchecked(center)[p] };
+        // SAFETY: `row | mask < 8 * 256` (above), the length of `Turns`.
+        let t = unsafe { *turns.get_unchecked(row | usize::from(mask)) };
         row = usize::from(t.row);
         let next = center.wrapping_add_signed(isize::from(t.off));
-        if stop[next] != 0 {
+        debug_assert!(next < n);
+        // SAFETY: `next` is a neighbour of the point `center`, below `n` (above).
+        if unsafe { *stop.get_unchecked(next) } != 0 {
             break next;
         }
         // Back on the chain: a loop, cut it off (without a branch: it is unpredictable; a fifth
         // of the steps cut one).
         //
-        // Unchecked indexing, as the bounds checks are a sixth of the step's instructions. In
-        // bounds because: `next` is a point (a live dot: `stop` ruled out padding just above),
+        // In bounds because: `next` is a point (a live dot: `stop` ruled out padding just above),
         // and points are below `n`; every value ever written to `place` is a chain position `at`,
         // and `buf[..len]` never holds a point twice (a repeat is cut back to its first place),
         // so `len` and `at` stay below the number of points, below `n` (`place` starts zeroed).
-        debug_assert!(next < n && len < n);
+        debug_assert!(len < n);
         // SAFETY: `next < n` (above); `place` and `buf` have length `n`.
         let k = unsafe { *place.get_unchecked(next) } as usize;
         debug_assert!(k < n);
@@ -266,7 +270,7 @@ fn walk(
         return Walk::Open;
     }
     chain.len = len;
-    if shoelace(&buf[..len], stride) < 0 {
+    if shoelace(&buf[..len]) < 0 {
         Walk::Encloses
     } else {
         Walk::Outward { len }
@@ -274,30 +278,28 @@ fn walk(
 }
 
 /// Twice the signed area of the closed polygon through the points `ring` (consecutive points are
-/// neighbours, the last one is a neighbour of the first), in screen coordinates relative to the
-/// first point (rows down). Each step's (dx, dy) is decoded from the index difference.
+/// neighbours, the last one is a neighbour of the first), in screen coordinates (rows down), read
+/// straight from the point indices `j = y * stride + x`.
 ///
-/// Summed as trapezoids, `(x + x') (y' - y)` per step, which needs one product a step rather than
-/// two; over the open path that sum exceeds the shoelace sum by `x_last * y_last` (the terms
-/// `x' y' - x y` telescope), which is taken off at the end, so the value is the shoelace sum exactly.
-fn shoelace(ring: &[u16], stride: usize) -> i32 {
-    let s = stride as i32;
-    let (mut x, mut y, mut area) = (0i32, 0i32, 0i32);
-    let Some((&first, rest)) = ring.split_first() else {
+/// The shoelace sum as trapezoids is `Σ (x + x') (y' - y)` over the ring's steps; with
+/// `x = j - stride * y` it is `Σ (j + j') (y' - y) - stride * Σ (y'² - y²)`, and the second sum
+/// vanishes round a closed ring. So the area needs only each step's row change `y' - y` (-1, 0 or
+/// 1), which is the sign of the index difference rounded to whole rows (|dx| ≤ 1 < stride - 1),
+/// and one product a step.
+fn shoelace(ring: &[u16]) -> i32 {
+    let Some(&last) = ring.last() else {
         return 0;
     };
-    let mut prev = i32::from(first);
-    for &j in rest {
-        let delta = i32::from(j) - prev;
-        prev = i32::from(j);
-        // |dx| <= 1 < stride - 1, so the row step is the sign of delta rounded to whole rows.
+    let mut prev = i32::from(last);
+    let mut area = 0i32;
+    for &j in ring {
+        let j = i32::from(j);
+        let delta = j - prev;
         let dy = i32::from(delta > 1) - i32::from(delta < -1);
-        let dx = delta - dy * s;
-        area += (2 * x + dx) * dy;
-        x += dx;
-        y += dy;
+        area += (j + prev) * dy;
+        prev = j;
     }
-    area - x * y
+    area
 }
 
 /// `FLOODABLE[p][c]`: whether the flood of colour `p` may enter a point whose cell is `c`: not
@@ -462,12 +464,19 @@ impl Dots {
     pub(super) fn put(&mut self, i: usize, c: u8, p: u8) {
         debug_assert_eq!(c, self.cells[i]);
         if c & HOUSE == 0 {
-            // `set(i, dot)` spelled out for the common case: `c` is free and `dot` a live dot.
+            // `set(i, dot)` spelled out for the common case: `c` is free and `dot` a live dot; the
+            // neighbours looked up before the stores to other arrays (which make the compiler
+            // load and check the lengths again). The log entry comes before those of the captures
+            // (which may change `i` again), for `undo` to restore them in reverse.
+            self.cells[i] = (c & !PLAYER) | PUT | p;
+            let live = self.around(i, p).0;
+            self.link(i, usize::from(p), true);
             self.log.push(((i as u32) << 8) | u32::from(c));
             self.free -= 1;
-            self.cells[i] = (c & !PLAYER) | PUT | p;
-            self.link(i, usize::from(p), true);
-            self.find_captures(i, p);
+            // Most moves have fewer than two input points: no cycle can close (step 1).
+            if INPUTS[usize::from(live)].0 >= 2 {
+                self.search_captures(i, p);
+            }
         } else {
             self.put_in_house(i, p);
         }
@@ -526,7 +535,6 @@ impl Dots {
             links: &self.links,
             dirs: &self.dirs,
             turns: self.turns,
-            stride: self.stride,
         };
         let Scratch {
             chains,
@@ -549,13 +557,28 @@ impl Dots {
     /// [`Dots::find_captures`] past the check that there are at least two input points.
     #[inline(never)]
     fn search_captures(&mut self, i: usize, p: u8) -> bool {
-        let (inputs, n) = self.input_points(i, p);
+        let (n, inputs) = INPUTS[self.around(i, p).0 as usize];
+        let n = usize::from(n);
+        // The board's views and the scratch buffers taken apart once for all the walks.
+        let board = Board {
+            links: &self.links,
+            dirs: &self.dirs,
+            turns: self.turns,
+        };
+        let Scratch {
+            chains,
+            place,
+            stop,
+            seeds,
+            ..
+        } = &mut self.scratch;
         let mut limit = n - 1;
         let mut found = 0;
-        for &(d, seed) in &inputs[..n] {
-            match self.walk(found, i, p, d) {
+        for &(d, side) in &inputs[..n] {
+            // `found < limit <= 3` here (`& 3` spares the bounds check).
+            match walk(board, stop, place, &mut chains[found & 3], i, p, d) {
                 Walk::Encloses => {
-                    self.scratch.seeds[found] = seed;
+                    seeds[found & 3] = i.wrapping_add_signed(board.dirs[usize::from(side & 7)]);
                     found += 1;
                     if found == limit {
                         break;
@@ -607,13 +630,18 @@ impl Dots {
         if made_base {
             self.scores[p as usize] += captured;
             self.scores[(p ^ 1) as usize] -= freed;
-            for k in 0..self.scratch.chains[slot].len {
-                let j = self.scratch.chains[slot].buf[k] as usize;
+            let chain = std::mem::take(&mut self.scratch.chains[slot].buf);
+            for &j in &chain[..self.scratch.chains[slot].len] {
+                let j = usize::from(j);
                 let c = self.cells[j];
                 if c & BOUND == 0 {
-                    self.set(j, c | BOUND);
+                    // `set(j, c | BOUND)` spelled out: a wall dot stays a live dot, so the legal
+                    // points and the neighbour masks do not change.
+                    self.log.push(((j as u32) << 8) | u32::from(c));
+                    self.cells[j] = c | BOUND;
                 }
             }
+            self.scratch.chains[slot].buf = chain;
             for &j in &region[..size] {
                 let j = j as usize;
                 let c = self.cells[j];
@@ -784,8 +812,8 @@ impl Dots {
 mod tests {
     use super::shoelace;
 
-    /// The shoelace sum with two products a step (the formula `shoelace` replaced), for rings in
-    /// screen coordinates relative to the first point.
+    /// The shoelace sum with two products a step, on the coordinates (the formula `shoelace`
+    /// replaced), for rings in screen coordinates relative to the first point.
     fn cross_products(ring: &[u16], stride: usize) -> i32 {
         let s = stride as i32;
         let (x0, y0) = (i32::from(ring[0]) % s, i32::from(ring[0]) / s);
@@ -799,7 +827,7 @@ mod tests {
     }
 
     #[test]
-    fn shoelace_by_trapezoids_equals_the_cross_products() {
+    fn shoelace_on_indices_equals_the_cross_products() {
         let s = 40;
         let p = |x: u16, y: u16| y * s as u16 + x;
         let rings: [&[u16]; 5] = [
@@ -829,9 +857,9 @@ mod tests {
             &[p(7, 7), p(8, 8), p(7, 9), p(6, 8), p(5, 8), p(6, 8)],
         ];
         for ring in rings {
-            assert_eq!(shoelace(ring, s), cross_products(ring, s), "{ring:?}");
+            assert_eq!(shoelace(ring), cross_products(ring, s), "{ring:?}");
         }
-        assert_eq!(shoelace(rings[0], s), -shoelace(rings[1], s));
-        assert_ne!(shoelace(rings[0], s), 0);
+        assert_eq!(shoelace(rings[0]), -shoelace(rings[1]));
+        assert_ne!(shoelace(rings[0]), 0);
     }
 }

@@ -378,7 +378,8 @@ impl Dots {
     /// Whether `x`-`y` is on the board.
     #[inline(always)]
     fn on_board(&self, x: u8, y: u8) -> bool {
-        (1..=self.w).contains(&x) && (1..=self.h).contains(&y)
+        // `1 <= x <= W` as one unsigned comparison (0 wraps round to 255).
+        (x.wrapping_sub(1) < self.w) & (y.wrapping_sub(1) < self.h)
     }
 
     /// What is on point `x`-`y` (1-based, y from the bottom), or `None` off the board.
