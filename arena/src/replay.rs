@@ -74,6 +74,10 @@ pub fn replay(
     })
 }
 
+/// What the symbols of a Dots board mean (`games::dots::Point`).
+const DOTS_LEGEND: &str = "X O: live dots of the first and second player; x o: their captured dots; \
+                           + -: empty points in a house of the first and second; ,: dead empty points";
+
 /// The widest line of the numbered move list, in bytes.
 const LINE_WIDTH: usize = 100;
 
@@ -126,6 +130,7 @@ impl GameVisitor for Replayer<'_> {
         }
         if let Some([x, y]) = pos.score() {
             let _ = writeln!(out, "captured: first {x}, second {y}");
+            let _ = writeln!(out, "{DOTS_LEGEND}");
         }
         Ok(out)
     }

@@ -763,3 +763,24 @@ fn undo_restores_the_start_after_captures_houses_and_ground() {
     assert_eq!(pos, start);
     assert_eq!(pos.to_string(), start.to_string());
 }
+
+#[test]
+fn the_alternate_display_adds_the_coordinates_of_the_notation() {
+    let mut small = Dots::new(5, 4, Start::Empty);
+    small.play("2-4".parse().unwrap()).unwrap();
+    assert_eq!(
+        format!("{small:#}"),
+        " 4 .X...\n 3 .....\n 2 .....\n 1 .....\n   12345\n"
+    );
+    let mut wide = Dots::new(12, 4, Start::Empty);
+    wide.play("11-1".parse().unwrap()).unwrap();
+    assert_eq!(
+        format!("{wide:#}"),
+        " 4 ............\n 3 ............\n 2 ............\n 1 ..........X.\n            111\n   123456789012\n"
+    );
+    // The plain form is unchanged: only the points.
+    assert_eq!(
+        format!("{wide}"),
+        "............\n............\n............\n..........X.\n"
+    );
+}

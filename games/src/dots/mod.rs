@@ -488,15 +488,32 @@ impl Dots {
 }
 
 impl fmt::Display for Dots {
+    /// One line per row, the top row (y = H) first, one [`Point::symbol`] per point. The alternate form
+    /// (`{:#}`) adds the coordinates of the move notation: each row's y on its left, and below the board
+    /// each column's x, written downwards (its tens digit over its units digit when W > 9).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut line = String::with_capacity(self.w as usize + 1);
+        let mut line = String::with_capacity(self.w as usize + 4);
         for y in (1..=self.h).rev() {
             line.clear();
+            if f.alternate() {
+                line.push_str(&format!("{y:>2} "));
+            }
             for x in 1..=self.w {
                 line.push(Self::classify(self.cells[self.index(x, y)]).symbol());
             }
             line.push('\n');
             f.write_str(&line)?;
+        }
+        if f.alternate() {
+            let digit = |d: u8| char::from(b'0' + d);
+            if self.w > 9 {
+                let tens: String = (1..=self.w)
+                    .map(|x| if x < 10 { ' ' } else { digit(x / 10) })
+                    .collect();
+                writeln!(f, "   {tens}")?;
+            }
+            let units: String = (1..=self.w).map(|x| digit(x % 10)).collect();
+            writeln!(f, "   {units}")?;
         }
         Ok(())
     }
