@@ -386,7 +386,12 @@ fn merge(sources: &[PathBuf], into: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode> {
+/// The games recorded in the results folder `dir` (a last line cut short by a killed run is dropped,
+/// as a resume would).
+///
+/// # Errors
+/// A folder without `games.csv`, or one that cannot be read.
+fn recorded_games(dir: &Path) -> Result<Vec<arena::record::GameRecord>> {
     let results = arena::results::ResultsDir {
         path: dir.to_path_buf(),
     };
@@ -395,8 +400,11 @@ fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode>
         "{} has no games.csv",
         dir.display()
     );
-    // Drops a last line cut short by a killed run, as a resume would.
-    let records = results.read_games()?;
+    results.read_games()
+}
+
+fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode> {
+    let records = recorded_games(dir)?;
     let opts = ReportOptions {
         anchor: opts.anchor.or_else(|| recorded_anchor(dir)),
         ..opts
@@ -461,21 +469,13 @@ fn probe(opts: &arena::probe::ProbeOptions, results: &Path, bar: bool) -> Result
 }
 
 fn replay(dir: &Path, id: &str, ply: Option<usize>, every: bool) -> Result<ExitCode> {
-    let results = arena::results::ResultsDir {
-        path: dir.to_path_buf(),
-    };
-    anyhow::ensure!(
-        results.games_csv().exists(),
-        "{} has no games.csv",
-        dir.display()
-    );
-    let records = results.read_games()?;
+    let records = recorded_games(dir)?;
     let Some(record) = records.iter().find(|r| r.id == id) else {
         let mut ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
         ids.sort_unstable();
         anyhow::bail!(
             "no game {id:?} in {}; its games are {}",
-            results.games_csv().display(),
+            dir.join("games.csv").display(),
             match ids.as_slice() {
                 [] => "none".to_string(),
                 [one] => one.to_string(),

@@ -527,21 +527,30 @@ impl Dots {
         }
     }
 
-    /// Walks from `start` (a live dot of colour `p`) whose first step is `d` (step 2), into chain
-    /// buffer `slot`.
+    /// The board's read-only views for the walks, and the scratch buffers they write.
     #[inline(always)]
-    fn walk(&mut self, slot: usize, start: usize, p: u8, d: u8) -> Walk {
+    fn views(&mut self) -> (Board<'_>, &mut Scratch) {
         let board = Board {
             links: &self.links,
             dirs: &self.dirs,
             turns: self.turns,
         };
-        let Scratch {
-            chains,
-            place,
-            stop,
-            ..
-        } = &mut self.scratch;
+        (board, &mut self.scratch)
+    }
+
+    /// Walks from `start` (a live dot of colour `p`) whose first step is `d` (step 2), into chain
+    /// buffer `slot`.
+    #[inline(always)]
+    fn walk(&mut self, slot: usize, start: usize, p: u8, d: u8) -> Walk {
+        let (
+            board,
+            Scratch {
+                chains,
+                place,
+                stop,
+                ..
+            },
+        ) = self.views();
         walk(board, stop, place, &mut chains[slot], start, p, d)
     }
 
@@ -560,18 +569,16 @@ impl Dots {
         let (n, inputs) = INPUTS[self.around(i, p).0 as usize];
         let n = usize::from(n);
         // The board's views and the scratch buffers taken apart once for all the walks.
-        let board = Board {
-            links: &self.links,
-            dirs: &self.dirs,
-            turns: self.turns,
-        };
-        let Scratch {
-            chains,
-            place,
-            stop,
-            seeds,
-            ..
-        } = &mut self.scratch;
+        let (
+            board,
+            Scratch {
+                chains,
+                place,
+                stop,
+                seeds,
+                ..
+            },
+        ) = self.views();
         let mut limit = n - 1;
         let mut found = 0;
         for &(d, side) in &inputs[..n] {
