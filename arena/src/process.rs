@@ -141,6 +141,7 @@ impl BotProcess {
         if let Some(dir) = &launch.dir {
             cmd.current_dir(dir);
         }
+        die_with_the_arena(&mut cmd);
         let mut child = cmd.spawn()?;
         let pgid = child.id().map(|p| p as i32);
         let stdin = child.stdin.take();
@@ -296,6 +297,31 @@ impl Drop for BotProcess {
         // A cancelled game (Ctrl-C, a panic) still leaves no process behind.
         self.kill_group();
     }
+}
+
+/// Makes the bot receive SIGKILL if the arena dies first (Linux's parent-death signal), so even an arena
+/// killed by SIGKILL, which cannot run its own clean-up, leaves no bot running. It covers the bot's
+/// process, not children the bot starts itself: those the arena kills with the process group whenever it
+/// can run at all. Elsewhere a no-op.
+fn die_with_the_arena(cmd: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        let arena = std::process::id();
+        // SAFETY: between fork and exec the closure only makes the system calls prctl and getppid,
+        // which are async-signal-safe, and allocates nothing (an error is an errno value).
+        unsafe {
+            cmd.pre_exec(move || {
+                nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)?;
+                // The arena died between fork and prctl: the signal will never come.
+                if nix::unistd::getppid().as_raw() as u32 != arena {
+                    return Err(std::io::Error::from_raw_os_error(nix::libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
 }
 
 /// `exited with status 3`, `killed by signal 9 (SIGKILL)`.

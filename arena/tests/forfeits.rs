@@ -173,3 +173,55 @@ fn a_stopped_run_keeps_its_games_kills_its_bots_and_resumes() {
     assert_eq!(resumed.len(), 4);
     assert_eq!(resumed[..kept.len()], kept[..]);
 }
+
+#[test]
+fn an_arena_killed_by_sigkill_takes_its_bots_with_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pids = tmp.path().join("pids.txt");
+    // Both bots hang on their first move, under a clock far longer than the test.
+    let hang = format!(
+        "builtin = \"faulty\"\nargs = [\"--hang-on-move\", \"1\", \"--pid-file\", {:?}]\n",
+        pids.display().to_string()
+    );
+    let config = format!(
+        "name = \"killed\"\nseed = 1\nconcurrency = 1\n[game]\nname = \"connect4\"\n[time_control]\ntime_ms = 600000\n\
+         [[bots]]\nname = \"a\"\n{hang}[[bots]]\nname = \"b\"\n{hang}"
+    );
+    let path = write_config(tmp.path(), "killed", &config);
+    let mut arena = common::arena()
+        .arg("run")
+        .arg(&path)
+        .arg("--results")
+        .arg(tmp.path().join("results"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let waited = std::time::Instant::now();
+    let started = loop {
+        let listed: Vec<u32> = std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        if listed.len() == 2 {
+            break listed;
+        }
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(60),
+            "the bots did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert!(still_alive_now(&started).len() == 2, "{started:?}");
+    // SIGKILL: the arena runs no clean-up of its own.
+    arena.kill().unwrap();
+    arena.wait().unwrap();
+    let alive = still_alive(&started);
+    assert!(alive.is_empty(), "bots outlived a killed arena: {alive:?}");
+}
+
+/// The processes of `pids` running at this moment.
+fn still_alive_now(pids: &[u32]) -> Vec<u32> {
+    pids.iter().copied().filter(|&p| !is_dead(p)).collect()
+}
