@@ -148,17 +148,22 @@ pub struct RunSummary {
     pub dir: PathBuf,
 }
 
-/// Resolves on Ctrl-C (SIGINT) or SIGTERM, so either stops a run cleanly with its bots killed.
+/// Resolves on Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed), so each stops a run cleanly
+/// with its bots killed.
 async fn stop_signal() {
     use tokio::signal::unix::{signal, SignalKind};
-    match signal(SignalKind::terminate()) {
-        Ok(mut term) => {
+    match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+    ) {
+        (Ok(mut term), Ok(mut hup)) => {
             tokio::select! {
                 _ = tokio::signal::ctrl_c() => {}
                 _ = term.recv() => {}
+                _ = hup.recv() => {}
             }
         }
-        Err(_) => {
+        _ => {
             let _ = tokio::signal::ctrl_c().await;
         }
     }
@@ -168,7 +173,7 @@ async fn stop_signal() {
 ///
 /// Games already in `games.csv` are skipped; a complete tournament is reported and left unchanged.
 /// Each finished game is appended to `games.csv` at once; `standings.csv` and `crosstable.csv` are
-/// written at the end. Ctrl-C or SIGTERM stops the run, kills the running bots and keeps every finished
+/// written at the end. Ctrl-C, SIGTERM or SIGHUP stops the run, kills the running bots and keeps every finished
 /// game. An SPRT match stops as soon as a completed game pair takes the LLR across a bound (games still
 /// running are abandoned unrecorded: only complete pairs count); on resume the recorded pairs decide.
 ///

@@ -152,7 +152,8 @@ fn a_stopped_run_keeps_its_games_kills_its_bots_and_resumes() {
          [[bots]]\nname = \"slow-a\"\n{slow}[[bots]]\nname = \"slow-b\"\n{slow}"
     );
     let path = write_config(tmp.path(), "stopped", &config);
-    let status = common::stop_after(tmp.path(), &path, "stopped", 1);
+    // SIGHUP, as when the terminal closes (SIGTERM is what the other stop tests send).
+    let status = common::signal_after(tmp.path(), &path, "stopped", 1, "HUP");
     assert_eq!(status.code(), Some(130));
     let kept = games(tmp.path(), "stopped");
     assert!(!kept.is_empty() && kept.len() < 4, "{} games", kept.len());

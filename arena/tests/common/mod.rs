@@ -49,6 +49,17 @@ pub fn text(out: &Output) -> String {
 /// Starts `arena run <config>` into `<dir>/results`, waits until tournament `name` has recorded at
 /// least `games` games (at most 60 s), then sends SIGTERM and returns the exit status.
 pub fn stop_after(dir: &Path, config: &Path, name: &str, games: usize) -> std::process::ExitStatus {
+    signal_after(dir, config, name, games, "TERM")
+}
+
+/// [`stop_after`] with another signal: `signal` as `kill` names it (`TERM`, `HUP`, `INT`).
+pub fn signal_after(
+    dir: &Path,
+    config: &Path,
+    name: &str,
+    games: usize,
+    signal: &str,
+) -> std::process::ExitStatus {
     let mut child = arena()
         .arg("run")
         .arg(config)
@@ -69,7 +80,7 @@ pub fn stop_after(dir: &Path, config: &Path, name: &str, games: usize) -> std::p
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     Command::new("kill")
-        .arg("-TERM")
+        .arg(format!("-{signal}"))
         .arg(child.id().to_string())
         .status()
         .unwrap();
