@@ -174,6 +174,25 @@ pub struct GameRecord {
     pub seed: u64,
 }
 
+impl GameRecord {
+    /// Moves `side` chose itself, the opening's plies excluded: after the opening the players alternate
+    /// (Dots R3 too, `ground` counting as a move), the first player moving next when the opening has an
+    /// even number of plies.
+    pub fn moves_by(&self, side: Player) -> u32 {
+        let opening = u32::try_from(self.opening.len()).unwrap_or(u32::MAX);
+        let own = self.plies.saturating_sub(opening);
+        let first = if opening % 2 == 0 {
+            own.div_ceil(2)
+        } else {
+            own / 2
+        };
+        match side {
+            Player::First => first,
+            Player::Second => own - first,
+        }
+    }
+}
+
 #[cfg(test)]
 impl GameRecord {
     /// A normal-ending game of `first` against `second` for unit tests: pair 1, id `g`, no moves.
@@ -276,5 +295,28 @@ impl TryFrom<GameRow> for GameRecord {
             plies: r.plies,
             seed: r.seed,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_side_moved_its_half_of_the_plies_after_the_opening() {
+        let mut r = GameRecord::example("a", "b", GameResult::FirstWins);
+        let by = |r: &GameRecord| (r.moves_by(Player::First), r.moves_by(Player::Second));
+        r.plies = 7;
+        assert_eq!(by(&r), (4, 3));
+        // One opening ply: the second player moves first after it.
+        r.opening = vec!["4".into()];
+        assert_eq!(by(&r), (3, 3));
+        r.plies = 8;
+        assert_eq!(by(&r), (3, 4));
+        r.opening = vec!["4".into(), "4".into()];
+        assert_eq!(by(&r), (3, 3));
+        // A game that ended inside its opening (no such game is scheduled, but the sum never underflows).
+        r.plies = 1;
+        assert_eq!(by(&r), (0, 0));
     }
 }

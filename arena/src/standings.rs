@@ -24,6 +24,10 @@ pub struct Standing {
     pub forfeits: [u32; 4],
     /// Dots: own captured dots minus the opponents', over all games; `None` for other games.
     pub capture_diff: Option<i64>,
+    /// Time spent on its moves over all games, ms (as each game's clock charged it).
+    pub time_ms: u64,
+    /// Moves it made over all games, the openings' plies excluded ([`GameRecord::moves_by`]).
+    pub moves: u32,
     /// The bot's Elo rating and its 95% interval, when computed (see [`crate::report`]).
     pub rating: Option<Rating>,
 }
@@ -39,6 +43,12 @@ pub struct Rating {
 }
 
 impl Standing {
+    /// Mean time per move, ms: [`Standing::time_ms`] over [`Standing::moves`]; `None` with no moves.
+    /// A move that forfeited on time is charged but not counted, so a bot that times out shows more.
+    pub fn ms_per_move(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.time_ms as f64 / f64::from(self.moves))
+    }
+
     /// Points as a percentage of games, 0–100 (0 with no games).
     pub fn score_pct(&self) -> f64 {
         if self.games == 0 {
@@ -64,6 +74,8 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
             points: 0.0,
             forfeits: [0; 4],
             capture_diff: dots.then_some(0),
+            time_ms: 0,
+            moves: 0,
             rating: None,
         })
         .collect();
@@ -74,6 +86,8 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
             };
             row.games += 1;
             row.points += r.result.points(side);
+            row.time_ms += r.time_ms[side.index()];
+            row.moves += r.moves_by(side);
             match (r.result, side) {
                 (GameResult::Draw, _) => row.draws += 1,
                 (GameResult::FirstWins, Player::First)
@@ -117,7 +131,8 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
 }
 
 /// Writes `standings.csv`: rank, bot, games, wins, draws, losses, points, score_pct, forfeits by kind,
-/// capture_diff (empty outside Dots), and elo, elo_low, elo_high (empty when not rated).
+/// capture_diff (empty outside Dots), ms_per_move (empty with no moves), and elo, elo_low, elo_high
+/// (empty when not rated).
 ///
 /// # Errors
 /// Write errors, with the path.
@@ -138,6 +153,7 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
         "forfeits_illegal",
         "forfeits_protocol",
         "capture_diff",
+        "ms_per_move",
         "elo",
         "elo_low",
         "elo_high",
@@ -155,6 +171,11 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
         ];
         rec.extend(s.forfeits.iter().map(u32::to_string));
         rec.push(s.capture_diff.map(|d| d.to_string()).unwrap_or_default());
+        rec.push(
+            s.ms_per_move()
+                .map(|t| format!("{t:.1}"))
+                .unwrap_or_default(),
+        );
         match s.rating {
             Some(r) => rec.extend([r.elo, r.low, r.high].map(|x| format!("{:.1}", tenths(x)))),
             None => rec.extend([String::new(), String::new(), String::new()]),
@@ -182,6 +203,7 @@ pub fn table(rows: &[Standing]) -> String {
     if dots {
         out.push_str("  captures±");
     }
+    out.push_str("  ms/move");
     let rated = rows.iter().any(|s| s.rating.is_some());
     if rated {
         out.push_str("     Elo  (95% interval)");
@@ -204,6 +226,12 @@ pub fn table(rows: &[Standing]) -> String {
         );
         if let Some(d) = s.capture_diff {
             let _ = write!(out, "  {d:>+10}");
+        }
+        match s.ms_per_move() {
+            Some(t) => {
+                let _ = write!(out, "  {t:>7.1}");
+            }
+            None => out.push_str("        -"),
         }
         match s.rating {
             Some(r) => {
@@ -291,6 +319,25 @@ mod tests {
         assert_eq!(s[0].bot, "c");
         assert_eq!(s[0].rank, 1);
         assert_eq!((s[1].bot.as_str(), s[1].rank), ("a", 2));
+    }
+
+    #[test]
+    fn time_per_move_is_the_clock_time_over_the_moves_made() {
+        let bots = ["x".to_string(), "y".to_string()];
+        let mut g1 = game("x", "y", GameResult::FirstWins, Termination::Normal, None);
+        (g1.plies, g1.time_ms) = (7, [400, 30]);
+        let mut g2 = game("y", "x", GameResult::Draw, Termination::Normal, None);
+        (g2.plies, g2.time_ms) = (9, [50, 200]);
+        let s = standings(&bots, &[g1, g2]);
+        let x = s.iter().find(|r| r.bot == "x").unwrap();
+        // x: 4 moves first (400 ms), 4 moves second (200 ms).
+        assert_eq!((x.time_ms, x.moves), (600, 8));
+        assert_eq!(x.ms_per_move(), Some(75.0));
+        let y = s.iter().find(|r| r.bot == "y").unwrap();
+        assert_eq!((y.time_ms, y.moves), (80, 8));
+        assert!(table(&s).contains("     75.0"), "{}", table(&s));
+        let none = standings(&bots, &[]);
+        assert_eq!(none[0].ms_per_move(), None);
     }
 
     #[test]
