@@ -361,3 +361,29 @@ fn the_same_config_plays_the_same_games_even_for_bots_seeded_by_the_arena() {
         .iter()
         .all(|(_, _, seed)| (1..=i64::MAX as u64).contains(seed)));
 }
+
+#[test]
+fn every_shipped_config_passes_arena_check() {
+    let dir = repo_config("");
+    let mut configs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    configs.sort();
+    assert!(configs.len() >= 5, "{configs:?}");
+    let out = common::arena()
+        .arg("check")
+        .args(&configs)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for path in &configs {
+        assert!(
+            stdout.contains(&format!("{}: tournament", path.display())),
+            "{} not checked:\n{stdout}",
+            path.display()
+        );
+    }
+}
