@@ -7,7 +7,7 @@
 use bots::dots_tps::patterns::{symmetries, Cell, Grid, Kind, PatternTable};
 use bots::dots_tps::tactics::{self, Tactic};
 use bots::dots_tps::trajectories::Range;
-use bots::dots_tps::{think, Budget, Config, DotsTps, Prune};
+use bots::dots_tps::{think, Budget, Config, Decision, DotsTps, Prune};
 use bots::engine::Engine;
 use games::dots::{Move, Start};
 use games::{Dots, Game, Outcome, Player};
@@ -15,6 +15,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const INF: i32 = 1 << 20;
+
+/// The engine's decision at `pos` searched to `depth` full moves (iterative deepening, no node or time
+/// limit), without search reports.
+fn think_at(pos: &Dots, cfg: &Config, table: &PatternTable, depth: u32) -> Decision {
+    think(pos, cfg, table, &Budget::depth(depth), &mut |_| {})
+}
 
 /// `mover`'s captures minus the opponent's.
 fn diff(pos: &Dots, mover: Player) -> i32 {
@@ -177,7 +183,7 @@ fn every_mode_finds_every_tactic_and_all_modes_agree() {
                 prune: mode,
                 ..Config::default()
             };
-            let d = think(&t.pos, &cfg, &table, &Budget::depth(t.depth), &mut |_| {});
+            let d = think_at(&t.pos, &cfg, &table, t.depth);
             assert!(
                 d.best.is_some_and(|b| t.answers.contains(&b)),
                 "{} in mode {mode}: {:?} ({})",
@@ -230,13 +236,7 @@ fn analyse_tactics() {
                 prune: mode,
                 ..Config::default()
             };
-            let d = think(
-                &t.pos,
-                &cfg,
-                &PatternTable::default(),
-                &Budget::depth(t.depth),
-                &mut |_| {},
-            );
+            let d = think_at(&t.pos, &cfg, &PatternTable::default(), t.depth);
             println!(
                 "  {mode:<6} {:?} value {} nodes {} sim {} ({}) roots {} trajs {:?}",
                 d.best.map(|m| m.to_string()),
@@ -326,13 +326,7 @@ fn generate_tactics() {
                 prune: mode,
                 ..Config::default()
             };
-            let d = think(
-                &pos,
-                &cfg,
-                &PatternTable::default(),
-                &Budget::depth(depth),
-                &mut |_| {},
-            );
+            let d = think_at(&pos, &cfg, &PatternTable::default(), depth);
             ok &= d.best == Some(best.1);
         }
         found += 1;
@@ -594,13 +588,7 @@ fn grounding_never_into_a_loss_or_a_draw() {
     )
     .unwrap();
     assert_eq!(pos.score(), Some([1, 0]));
-    let d = think(
-        &pos,
-        &Config::default(),
-        &table,
-        &Budget::depth(1),
-        &mut |_| {},
-    );
+    let d = think_at(&pos, &Config::default(), &table, 1);
     assert_ne!(d.best, Some(Move::Ground));
     // One ungrounded dot: ground would draw 1:1.
     let pos = Dots::from_moves(
@@ -611,13 +599,7 @@ fn grounding_never_into_a_loss_or_a_draw() {
     )
     .unwrap();
     assert_eq!(pos.ungrounded_dots(Player::First), 1);
-    let d = think(
-        &pos,
-        &Config::default(),
-        &table,
-        &Budget::depth(1),
-        &mut |_| {},
-    );
+    let d = think_at(&pos, &Config::default(), &table, 1);
     assert_ne!(d.best, Some(Move::Ground));
 }
 
@@ -631,13 +613,7 @@ fn grounding_can_be_switched_off() {
         grounding: false,
         ..Config::default()
     };
-    let d = think(
-        &t.pos,
-        &cfg,
-        &PatternTable::default(),
-        &Budget::depth(1),
-        &mut |_| {},
-    );
+    let d = think_at(&t.pos, &cfg, &PatternTable::default(), 1);
     assert!(matches!(d.best, Some(Move::Put { .. })));
 }
 
@@ -680,15 +656,7 @@ fn serves_dots_and_refuses_other_games() {
 #[test]
 fn the_same_position_gets_the_same_move_and_node_count() {
     let pos = middle_game(7, 12, 12, 30);
-    let run = || {
-        think(
-            &pos,
-            &Config::default(),
-            &PatternTable::default(),
-            &Budget::depth(2),
-            &mut |_| {},
-        )
-    };
+    let run = || think_at(&pos, &Config::default(), &PatternTable::default(), 2);
     let (a, b) = (run(), run());
     assert_eq!(
         (a.best, a.nodes, a.sim_nodes),
@@ -725,13 +693,7 @@ fn on_an_empty_board_it_opens_in_the_centre() {
     // No dot: the play range is the whole board, nothing can be captured and no pattern matches
     // the middle, so importance ties are broken towards the centre of the range.
     let pos = Dots::new(9, 9, Start::Empty);
-    let d = think(
-        &pos,
-        &Config::default(),
-        &PatternTable::default(),
-        &Budget::depth(2),
-        &mut |_| {},
-    );
+    let d = think_at(&pos, &Config::default(), &PatternTable::default(), 2);
     assert_eq!(d.best, Some(Move::Put { x: 5, y: 5 }));
     assert_eq!(d.how, "shortcut");
 }
