@@ -90,62 +90,7 @@ enum Command {
     /// game's ending, its slowest move, every forfeit with the end of its transcript. Exit status 0 when
     /// it forfeited no game, 1 when it did (or on an error). Example:
     /// `arena probe --game connect4 -- ./mybot --level 3`.
-    Probe {
-        /// tictactoe, connect4 or dots.
-        #[arg(long)]
-        game: String,
-        /// Columns (tic-tac-toe, Connect Four) or points across (Dots); default: the game's.
-        #[arg(long)]
-        width: Option<u32>,
-        /// Rows, or points down; default: the game's.
-        #[arg(long)]
-        height: Option<u32>,
-        /// Tic-tac-toe: stones in a row to win.
-        #[arg(long)]
-        k: Option<u32>,
-        /// Dots: empty, cross (default) or four-crosses.
-        #[arg(long)]
-        start: Option<String>,
-        /// The bot's protocol.
-        #[arg(long, default_value = "ugi", value_parser = ["ugi", "codecup"])]
-        protocol: String,
-        /// An option sent with setoption, NAME=VALUE (repeatable; UGI only).
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
-        /// Games to play, even: game pairs, the bot moving first in one game of each.
-        #[arg(long, default_value_t = 4)]
-        games: u32,
-        /// The reference bot to play against.
-        #[arg(long, default_value = "random")]
-        opponent: String,
-        /// Time per game, ms.
-        #[arg(long, default_value_t = 10_000)]
-        time_ms: u64,
-        /// Increment per move, ms.
-        #[arg(long, default_value_t = 100)]
-        inc_ms: u64,
-        /// A hard cap per move, ms.
-        #[arg(long)]
-        max_move_ms: Option<u64>,
-        /// Deadline for the handshake, ms.
-        #[arg(long, default_value_t = 5000)]
-        startup_ms: u64,
-        /// The seed of the schedule and of the opponent.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The bot's name in the results (default: the command's file name).
-        #[arg(long)]
-        name: Option<String>,
-        /// The probe plays into <results>/probe-<name>/ (an earlier probe's folder is moved aside).
-        #[arg(long, default_value = "results")]
-        results: PathBuf,
-        /// Plain progress lines even on a terminal.
-        #[arg(long)]
-        no_progress: bool,
-        /// The bot's command and its arguments, after `--`.
-        #[arg(required = true, last = true, value_name = "COMMAND")]
-        command: Vec<String>,
-    },
+    Probe(ProbeArgs),
     /// Replay a recorded game by the rules and print its moves and the board (after the last ply, after
     /// ply N with --ply, or after every ply with --every).
     Replay {
@@ -201,6 +146,65 @@ enum Command {
     },
 }
 
+/// `arena probe`'s flags (see [`Command::Probe`]).
+#[derive(Debug, clap::Args)]
+struct ProbeArgs {
+    /// tictactoe, connect4 or dots.
+    #[arg(long)]
+    game: String,
+    /// Columns (tic-tac-toe, Connect Four) or points across (Dots); default: the game's.
+    #[arg(long)]
+    width: Option<u32>,
+    /// Rows, or points down; default: the game's.
+    #[arg(long)]
+    height: Option<u32>,
+    /// Tic-tac-toe: stones in a row to win.
+    #[arg(long)]
+    k: Option<u32>,
+    /// Dots: empty, cross (default) or four-crosses.
+    #[arg(long)]
+    start: Option<String>,
+    /// The bot's protocol.
+    #[arg(long, default_value = "ugi", value_parser = ["ugi", "codecup"])]
+    protocol: String,
+    /// An option sent with setoption, NAME=VALUE (repeatable; UGI only).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Games to play, even: game pairs, the bot moving first in one game of each.
+    #[arg(long, default_value_t = 4)]
+    games: u32,
+    /// The reference bot to play against.
+    #[arg(long, default_value = "random")]
+    opponent: String,
+    /// Time per game, ms.
+    #[arg(long, default_value_t = 10_000)]
+    time_ms: u64,
+    /// Increment per move, ms.
+    #[arg(long, default_value_t = 100)]
+    inc_ms: u64,
+    /// A hard cap per move, ms.
+    #[arg(long)]
+    max_move_ms: Option<u64>,
+    /// Deadline for the handshake, ms.
+    #[arg(long, default_value_t = 5000)]
+    startup_ms: u64,
+    /// The seed of the schedule and of the opponent.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The bot's name in the results (default: the command's file name).
+    #[arg(long)]
+    name: Option<String>,
+    /// The probe plays into <results>/probe-<name>/ (an earlier probe's folder is moved aside).
+    #[arg(long, default_value = "results")]
+    results: PathBuf,
+    /// Plain progress lines even on a terminal.
+    #[arg(long)]
+    no_progress: bool,
+    /// The bot's command and its arguments, after `--`.
+    #[arg(required = true, last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -229,60 +233,7 @@ fn main() -> ExitCode {
             ply,
             every,
         } => replay(&dir, &id, ply, every),
-        Command::Probe {
-            game,
-            width,
-            height,
-            k,
-            start,
-            protocol,
-            set,
-            games,
-            opponent,
-            time_ms,
-            inc_ms,
-            max_move_ms,
-            startup_ms,
-            seed,
-            name,
-            results,
-            no_progress,
-            command,
-        } => set
-            .iter()
-            .map(|kv| {
-                kv.split_once('=')
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .with_context(|| format!("--set {kv:?}: expected NAME=VALUE"))
-            })
-            .collect::<Result<Vec<_>>>()
-            .and_then(|options| {
-                let (program, args) = command.split_first().context("no bot command")?;
-                let opts = arena::probe::ProbeOptions {
-                    name: name.unwrap_or_else(|| arena::probe::name_from_command(program, args)),
-                    command: program.clone(),
-                    args: args.to_vec(),
-                    protocol: if protocol == "codecup" {
-                        arena::config::ProtocolKind::Codecup
-                    } else {
-                        arena::config::ProtocolKind::Ugi
-                    },
-                    options,
-                    game,
-                    width,
-                    height,
-                    k,
-                    start,
-                    games,
-                    opponent,
-                    time_ms,
-                    inc_ms,
-                    max_move_ms,
-                    startup_ms,
-                    seed,
-                };
-                probe(&opts, &results, !no_progress)
-            }),
+        Command::Probe(args) => probe(args),
         Command::Run {
             configs,
             fresh,
@@ -437,7 +388,43 @@ fn recorded_anchor(dir: &Path) -> Option<String> {
     table.get("anchor")?.as_str().map(str::to_string)
 }
 
-fn probe(opts: &arena::probe::ProbeOptions, results: &Path, bar: bool) -> Result<ExitCode> {
+fn probe(args: ProbeArgs) -> Result<ExitCode> {
+    let options = args
+        .set
+        .iter()
+        .map(|kv| {
+            kv.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .with_context(|| format!("--set {kv:?}: expected NAME=VALUE"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (program, bot_args) = args.command.split_first().context("no bot command")?;
+    let opts = &arena::probe::ProbeOptions {
+        name: args
+            .name
+            .unwrap_or_else(|| arena::probe::name_from_command(program, bot_args)),
+        command: program.clone(),
+        args: bot_args.to_vec(),
+        protocol: if args.protocol == "codecup" {
+            arena::config::ProtocolKind::Codecup
+        } else {
+            arena::config::ProtocolKind::Ugi
+        },
+        options,
+        game: args.game,
+        width: args.width,
+        height: args.height,
+        k: args.k,
+        start: args.start,
+        games: args.games,
+        opponent: args.opponent,
+        time_ms: args.time_ms,
+        inc_ms: args.inc_ms,
+        max_move_ms: args.max_move_ms,
+        startup_ms: args.startup_ms,
+        seed: args.seed,
+    };
+    let (results, bar) = (&args.results, !args.no_progress);
     let exe = std::env::current_exe().context("finding the arena executable for builtin bots")?;
     println!(
         "probing {} ({}) at {} against {}: {} games, {} ms + {} ms per move",
