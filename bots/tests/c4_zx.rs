@@ -8,7 +8,9 @@
 
 use bots::c4_zx::board::{Board, OPP, OWN};
 use bots::c4_zx::deepen::WIN;
-use bots::c4_zx::{decide, priorities, C4Zx, Decision, Params, Priority, TieBreak, TwoPly};
+use bots::c4_zx::{
+    decide, decide_within, priorities, C4Zx, Decision, Params, Priority, TieBreak, TwoPly,
+};
 use bots::engine::{Engine, Limits, SearchInfo};
 use bots::protocol::serve;
 use games::{Connect4, Game, Outcome, Player, TicTacToe};
@@ -333,6 +335,49 @@ fn deepen_avoids_the_open_two_the_table_cannot_see() {
     assert_eq!(d.deepened[0], (6, -(WIN - 4)));
     assert_eq!(d.column, Some(1));
     assert!(d.nodes > plain.nodes);
+}
+
+#[test]
+fn deepen_within_the_time_for_the_move_deepens_ply_by_ply() {
+    let rows = [
+        ".......", ".......", ".......", ".......", ".......", "..OO..X",
+    ];
+    let deep = Params {
+        deepen: 3,
+        deepen_plies: 3,
+        ..defaults()
+    };
+    let within = |time_ms| {
+        decide_within(
+            &board(&rows),
+            &deep,
+            &mut ChaCha8Rng::seed_from_u64(1),
+            time_ms,
+        )
+    };
+    // No time for the move: round 0 only, each candidate valued right after it is played, which
+    // cannot see the open two (the table's choice stands).
+    let none = within(Some(0));
+    assert_eq!(none.deepened_plies, 0);
+    let zero_plies = decide_with(
+        &rows,
+        &Params {
+            deepen_plies: 0,
+            ..deep
+        },
+    );
+    assert_eq!(none.deepened, zero_plies.deepened);
+    assert_eq!(none.column, zero_plies.column);
+    // An hour: every round, the same answer as with no clock.
+    let hour = within(Some(3_600_000));
+    let unlimited = decide_with(&rows, &deep);
+    assert_eq!(hour.deepened_plies, 3);
+    assert_eq!(
+        (hour.column, &hour.deepened),
+        (unlimited.column, &unlimited.deepened)
+    );
+    assert_eq!(unlimited.deepened_plies, 3);
+    assert_eq!(hour.column, Some(1));
 }
 
 #[test]

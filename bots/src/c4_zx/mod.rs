@@ -43,6 +43,7 @@ use crate::engine::{
     concrete, generic_move, Engine, EngineOption, Limits, OptionError, SearchInfo,
 };
 use crate::search::settings::rng_for;
+use crate::search::Budget;
 
 /// The engine's settings: every option but `seed`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,13 +104,32 @@ pub struct Decision {
     /// With `deepen`: each candidate searched and its value for the mover ([`deepen::WIN`] units),
     /// in `order`. Empty when no search was made.
     pub deepened: Vec<(usize, i64)>,
+    /// The plies searched after each candidate: [`Params::deepen_plies`], or fewer when the time for
+    /// the move ran short ([`decide_within`]); 0 when no search was made.
+    pub deepened_plies: u32,
     /// Positions whose strength was computed: the table's, then the deeper search's.
     pub nodes: u64,
 }
 
 /// Picks the move for [`board::OWN`] on `board` under `params`; `rng` breaks ties when
-/// [`Params::tiebreak`] is [`TieBreak::Random`] (and is not touched otherwise).
+/// [`Params::tiebreak`] is [`TieBreak::Random`] (and is not touched otherwise). No clock: the deeper
+/// search, if any, goes to [`Params::deepen_plies`].
 pub fn decide(board: &Board, params: &Params, rng: &mut ChaCha8Rng) -> Decision {
+    decide_within(board, params, rng, None)
+}
+
+/// [`decide`] within `time_ms` for the move (`None`: no limit). The deeper search of the candidates
+/// then deepens one ply at a time, from 0 to [`Params::deepen_plies`], and keeps the values of the
+/// deepest complete round; a next round starts only if the time spent so far plus 7 times the last
+/// round's (a ply multiplies the positions by up to 7) stays below `time_ms`. Round 0 (the position
+/// right after each candidate) always runs, so `Some(0)` searches no further.
+pub fn decide_within(
+    board: &Board,
+    params: &Params,
+    rng: &mut ChaCha8Rng,
+    time_ms: Option<u64>,
+) -> Decision {
+    let start = Instant::now();
     // Step 1. The two-ply table and the priorities.
     let mut work = board.clone();
     let table = TwoPly::build(&mut work);
@@ -128,15 +148,37 @@ pub fn decide(board: &Board, params: &Params, rng: &mut ChaCha8Rng) -> Decision 
     // Step 3. The article's strengthening: search the best few further, keep the best value (the
     // earlier in `order` on equal values).
     let mut deepened = Vec::new();
+    let mut deepened_plies = 0;
     let mut column = order.first().copied();
     if params.deepen > 0 && matches!(column.map(|m| prio[m]), Some(Priority::Weighted(_))) {
-        for &m in order
+        let candidates: Vec<usize> = order
             .iter()
             .take(params.deepen)
-            .filter(|&&m| matches!(prio[m], Priority::Weighted(_)))
-        {
-            let v = deepen::candidate_value(&mut work, m, params.deepen_plies, params, &mut nodes);
-            deepened.push((m, v));
+            .copied()
+            .filter(|&m| matches!(prio[m], Priority::Weighted(_)))
+            .collect();
+        let first = match time_ms {
+            None => params.deepen_plies,
+            Some(_) => 0,
+        };
+        for plies in first..=params.deepen_plies {
+            let round = Instant::now();
+            deepened = candidates
+                .iter()
+                .map(|&m| {
+                    (
+                        m,
+                        deepen::candidate_value(&mut work, m, plies, params, &mut nodes),
+                    )
+                })
+                .collect();
+            deepened_plies = plies;
+            if let Some(t) = time_ms {
+                let next = start.elapsed() + round.elapsed() * 7;
+                if next.as_secs_f64() * 1000.0 >= t as f64 {
+                    break;
+                }
+            }
         }
         let mut best: Option<(usize, i64)> = None;
         for &(m, v) in &deepened {
@@ -152,6 +194,7 @@ pub fn decide(board: &Board, params: &Params, rng: &mut ChaCha8Rng) -> Decision 
         priorities: prio,
         order,
         deepened,
+        deepened_plies,
         nodes,
     }
 }
@@ -164,8 +207,10 @@ pub fn decide(board: &Board, params: &Params, rng: &mut ChaCha8Rng) -> Decision 
 /// `deepen_plies` (spin 0..=8, default 3), `tiebreak` (combo `first` | `random`, default `first`),
 /// `seed` (spin, 0 = from the operating system; feeds `tiebreak = random`).
 ///
-/// Limits: none apply. The listing has no clock; the work per move is fixed (the two-ply table is
-/// 7 + 49 positions on 7×6, the deeper search at most `deepen` × 7^`deepen_plies`).
+/// Limits: the listing has no clock, and the two-ply table is fixed work (7 + 49 positions on 7×6).
+/// With `deepen` the deeper search (at most `deepen` × 7^`deepen_plies` positions) deepens ply by ply
+/// within the time for the move ([`decide_within`], the time of [`Budget::time_for_move`]), so a short
+/// clock gets fewer plies; without a clock or `movetime` it always searches `deepen_plies`.
 ///
 /// Reports: one `info depth 2 score S nodes N time T pv M` after the table, `S` =
 /// [`Priority::info_score`] of the move (hundredths, higher better); with a deeper search, a second
@@ -198,6 +243,16 @@ impl C4Zx {
     /// and generator.
     pub fn decide_connect4(&mut self, pos: &Connect4) -> Decision {
         decide(&Board::from_connect4(pos), &self.params, &mut self.rng)
+    }
+
+    /// [`decide_within`] for the side to move of `pos`, within `time_ms` (`None`: no limit).
+    pub fn decide_connect4_within(&mut self, pos: &Connect4, time_ms: Option<u64>) -> Decision {
+        decide_within(
+            &Board::from_connect4(pos),
+            &self.params,
+            &mut self.rng,
+            time_ms,
+        )
     }
 }
 
@@ -252,7 +307,7 @@ impl Engine for C4Zx {
     fn choose<G: Game>(
         &mut self,
         pos: &G,
-        _limits: &Limits,
+        limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
         let Some(c4) = concrete::<Connect4, G>(pos) else {
@@ -263,7 +318,7 @@ impl Engine for C4Zx {
             return None;
         };
         let start = Instant::now();
-        let d = self.decide_connect4(c4);
+        let d = self.decide_connect4_within(c4, Budget::time_for_move(limits));
         let col = d.column?;
         let elapsed = || start.elapsed().as_millis() as u64;
         let first = d.order.first().copied().unwrap_or(col);
@@ -276,7 +331,7 @@ impl Engine for C4Zx {
         });
         if let Some(&(_, v)) = d.deepened.iter().find(|(m, _)| *m == col) {
             info(&SearchInfo {
-                depth: 1 + self.params.deepen_plies,
+                depth: 1 + d.deepened_plies,
                 score: v,
                 nodes: d.nodes,
                 time_ms: elapsed(),
