@@ -219,6 +219,7 @@ fn main() -> ExitCode {
         } => ratings(
             &dir,
             ReportOptions {
+                anchor_required: anchor.is_some(),
                 anchor,
                 bootstrap,
                 seed,
@@ -325,7 +326,12 @@ fn solve(game: &str) -> Result<ExitCode> {
 
 fn merge(sources: &[PathBuf], into: &Path) -> Result<ExitCode> {
     let games = arena::results::merge(sources, into)?;
-    let report = Report::new(&[], &games, &ReportOptions::default())?;
+    // Rated as `arena run` and `arena ratings` rate this folder: by its config's anchor, if any.
+    let opts = ReportOptions {
+        anchor: recorded_anchor(into),
+        ..ReportOptions::default()
+    };
+    let report = Report::new(&[], &games, &opts)?;
     report.write(into)?;
     println!(
         "merged {} folders into {}: {} games",

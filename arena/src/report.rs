@@ -21,6 +21,10 @@ use crate::stats::sprt::Sprt;
 pub struct ReportOptions {
     /// The bot rated 0; `None`: the mean rating is 0.
     pub anchor: Option<String>,
+    /// Whether an anchor with no game is an error (`arena ratings --anchor`, where the user named
+    /// it) rather than a note and the mean anchoring (a config's `anchor` in a run stopped or sharded
+    /// before that bot played).
+    pub anchor_required: bool,
     /// Parametric bootstrap samples for the 95% intervals and the LOS matrix (Ordo's method).
     pub bootstrap: usize,
     /// The seed of the bootstrap.
@@ -33,6 +37,7 @@ impl Default for ReportOptions {
     fn default() -> ReportOptions {
         ReportOptions {
             anchor: None,
+            anchor_required: false,
             bootstrap: 1000,
             seed: 1,
             sprt: None,
@@ -53,6 +58,8 @@ pub struct Report {
     /// else the better-placed bot first.
     pub head_to_head: Option<HeadToHead>,
     pub sprt: Option<Sprt>,
+    /// Why the ratings are not anchored as asked (an anchor with no game), for the console.
+    pub anchor_note: Option<String>,
 }
 
 impl Report {
@@ -60,7 +67,7 @@ impl Report {
     /// `records` are added in sorted order).
     ///
     /// # Errors
-    /// An anchor that names no bot with games.
+    /// An anchor that names no bot with games, when [`ReportOptions::anchor_required`].
     pub fn new(bots: &[String], records: &[GameRecord], opts: &ReportOptions) -> Result<Report> {
         let mut names: Vec<String> = bots.to_vec();
         let mut extra: Vec<String> = records
@@ -81,6 +88,7 @@ impl Report {
             .collect();
         rated.sort();
         rated.dedup();
+        let mut anchor_note = None;
         let ratings = if rated.len() >= 2 {
             let index = |n: &str| rated.binary_search_by(|x| x.as_str().cmp(n)).ok();
             let games: Vec<RatedGame> = sorted
@@ -97,10 +105,16 @@ impl Report {
                 None => Anchor::Mean,
                 Some(a) => match index(a) {
                     Some(i) => Anchor::Bot(i),
-                    None => bail!(
+                    None if opts.anchor_required => bail!(
                         "the anchor {a:?} played no game; bots with games: {}",
                         rated.join(", ")
                     ),
+                    None => {
+                        anchor_note = Some(format!(
+                            "the anchor {a} has no game yet: ratings are relative to the mean"
+                        ));
+                        Anchor::Mean
+                    }
                 },
             };
             Some((
@@ -136,6 +150,7 @@ impl Report {
             ratings,
             head_to_head,
             sprt: opts.sprt,
+            anchor_note,
         })
     }
 
@@ -163,6 +178,9 @@ impl Report {
     /// The console text: standings, crosstable, first-move advantage, LOS matrix, head-to-head.
     pub fn text(&self) -> String {
         let mut out = standings::table(&self.standings);
+        if let Some(note) = &self.anchor_note {
+            let _ = writeln!(out, "({note})");
+        }
         if self.crosstable.bots.len() > 2 {
             out.push_str("\ncrosstable (points/games of the row's bot against the column's)\n");
             out.push_str(&self.crosstable.table());

@@ -39,14 +39,48 @@ impl ResultsDir {
         self.path.join("logs")
     }
 
-    /// Creates the folder. With `fresh`, an existing folder is first moved aside to
-    /// `<name>.<unix seconds>` (never deleted); returns where it went.
+    /// Takes the folder for this run: an exclusive lock on `<folder>/.lock` (created, with the folder,
+    /// if missing), held until the returned [`RunLock`] is dropped or the process ends, however it ends.
+    /// Two runs writing one `games.csv` would play and record the same games twice.
     ///
     /// # Errors
-    /// File-system errors, with the path.
-    pub fn prepare(&self, fresh: bool) -> Result<Option<PathBuf>> {
+    /// The folder is in use by another run (another `arena run`, `probe` or `merge` on it), or a
+    /// file-system error, with the path.
+    pub fn lock(&self) -> Result<RunLock> {
+        fs::create_dir_all(&self.path)
+            .with_context(|| format!("creating {}", self.path.display()))?;
+        let path = self.path.join(".lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(RunLock { _file: file }),
+            Err(fs::TryLockError::WouldBlock) => bail!(
+                "{} is in use by another run of this tournament; wait for it to end (or stop it) first",
+                self.path.display()
+            ),
+            Err(fs::TryLockError::Error(e)) => {
+                Err(e).with_context(|| format!("locking {}", path.display()))
+            }
+        }
+    }
+
+    /// Creates the folder and takes it for this run ([`ResultsDir::lock`]). With `fresh`, an existing
+    /// folder (not in use) is first moved aside to `<name>.<unix seconds>` (never deleted); returns
+    /// the lock and where the old folder went.
+    ///
+    /// # Errors
+    /// The folder is in use by another run; file-system errors, with the path.
+    pub fn prepare(&self, fresh: bool) -> Result<(RunLock, Option<PathBuf>)> {
         let mut moved = None;
-        if fresh && self.path.exists() {
+        let existed = self.path.exists();
+        // Checked before anything, `--fresh` included, touches the folder.
+        let mut lock = self.lock()?;
+        if fresh && existed {
+            drop(lock);
             let secs = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
@@ -77,10 +111,11 @@ impl ResultsDir {
                 )
             })?;
             moved = Some(aside);
+            lock = self.lock()?;
         }
         fs::create_dir_all(self.logs())
             .with_context(|| format!("creating {}", self.logs().display()))?;
-        Ok(moved)
+        Ok((lock, moved))
     }
 
     /// Reads every recorded game. A last line cut short (the arena was killed mid-write) is removed
@@ -116,17 +151,47 @@ impl ResultsDir {
     }
 }
 
+/// A results folder taken by one run ([`ResultsDir::lock`]); dropping it frees the folder.
+#[derive(Debug)]
+pub struct RunLock {
+    _file: File,
+}
+
 /// Reads a `games.csv` file.
 ///
 /// # Errors
-/// An unreadable file, or a row that does not parse (with its line number).
+/// An unreadable file, a row that does not parse (with its line number), a second header line or a game
+/// recorded twice (the marks of two runs writing the file at once).
 pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
     let mut reader =
         csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let header = reader
+        .headers()
+        .with_context(|| format!("reading {}", path.display()))?
+        .clone();
     let mut out = Vec::new();
-    for row in reader.deserialize::<GameRow>() {
-        let row = row.with_context(|| format!("{}", path.display()))?;
+    let mut seen = std::collections::HashSet::new();
+    for record in reader.records() {
+        let record = record.with_context(|| format!("{}", path.display()))?;
+        let line = record.position().map_or(0, |p| p.line());
+        if record == header {
+            bail!(
+                "{}: a second header at line {line}: two runs wrote this file at once; \
+                 remove the extra header (and any game recorded twice) or start afresh with --fresh",
+                path.display()
+            );
+        }
+        let row: GameRow = record
+            .deserialize(Some(&header))
+            .with_context(|| format!("{}: line {line}", path.display()))?;
         let id = row.id.clone();
+        if !seen.insert(id.clone()) {
+            bail!(
+                "{}: game {id} is recorded twice (again at line {line}): two runs played this \
+                 tournament at once; keep one row per game or start afresh with --fresh",
+                path.display()
+            );
+        }
         out.push(
             GameRecord::try_from(row)
                 .map_err(anyhow::Error::msg)
@@ -185,11 +250,14 @@ impl GameWriter {
 ///
 /// # Errors
 /// A folder without `games.csv`, an unreadable row, games of different games or variants, or one game id
-/// recorded differently in two places (two different tournaments); nothing is written then.
+/// recorded differently in two places (two different tournaments); `into` in use by a run; nothing is
+/// written then.
 pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
     let target = ResultsDir {
         path: into.to_owned(),
     };
+    // No run may append to the folder while it is rewritten.
+    let _lock = target.lock()?;
     let mut merged: Vec<(GameRecord, PathBuf)> = target
         .read_games()?
         .into_iter()

@@ -195,7 +195,9 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         .into_iter()
         .filter(|g| opts.shard.is_none_or(|s| s.contains(g)))
         .collect();
-    if let Some(aside) = dir.prepare(opts.fresh)?.filter(|_| !opts.quiet) {
+    // Held until the run ends: no second run can write this folder meanwhile.
+    let (_lock, aside) = dir.prepare(opts.fresh)?;
+    if let Some(aside) = aside.filter(|_| !opts.quiet) {
         eprintln!("moved the old results to {}", aside.display());
     }
     let mut recorded = dir.read_games()?;
@@ -211,9 +213,12 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         })
         .collect();
     check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;
-    let config_copy = dir.path.join("config.toml");
-    if !config_copy.exists() {
-        let _ = std::fs::copy(&plan.config_path, &config_copy);
+    // The config of the latest run (a resumed run may have changed, e.g., its `anchor`), unless the run
+    // reads that very copy (`arena run results/x/config.toml`): copying a file onto itself empties it.
+    let copy = dir.path.join("config.toml");
+    let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    if !same(&plan.config_path, &copy) {
+        let _ = std::fs::copy(&plan.config_path, &copy);
     }
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let sprt = plan.sprt.map(|s| s.test);
@@ -237,7 +242,9 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         .collect();
     let total = all.len();
     if todo.is_empty() || decided(&h2h) != SprtDecision::Continue {
+        // Rewritten all the same: the config (its anchor, say) may have changed since.
         let report = Report::new(&names, &recorded, &report_opts)?;
+        report.write(&dir.path)?;
         return Ok(RunSummary {
             played: 0,
             total,

@@ -298,6 +298,59 @@ fn the_config_anchor_rates_its_bot_zero_in_the_run_and_in_arena_ratings() {
 }
 
 #[test]
+fn a_config_anchor_without_games_falls_back_to_the_mean_and_merge_rates_by_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "anchored",
+        "name = \"anchored\"\nformat = \"gauntlet\"\ngames_per_pair = 2\nseed = 3\nconcurrency = 1\n\
+         anchor = \"c\"\n[game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 5000\n\
+         [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n\
+         [[bots]]\nname = \"c\"\nbuiltin = \"random\"\n",
+    );
+    // The gauntlet's first pair is a–b: shard 1 of 2 never sees the anchor c.
+    let out = run(tmp.path(), &config, &["--shard", "1/2"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("the anchor c has no game yet"),
+        "{}",
+        text(&out)
+    );
+    let out = run(tmp.path(), &config, &["--shard", "2/2"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let results = tmp.path().join("results");
+    let merged = results.join("anchored");
+    let out = arena()
+        .arg("merge")
+        .arg(results.join("anchored.shard-1-of-2"))
+        .arg(results.join("anchored.shard-2-of-2"))
+        .arg("--into")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let standings = std::fs::read_to_string(merged.join("standings.csv")).unwrap();
+    let elo_of = |bot: &str| {
+        let header: Vec<&str> = standings.lines().next().unwrap().split(',').collect();
+        let col = header.iter().position(|h| *h == "elo").unwrap();
+        let row = standings
+            .lines()
+            .find(|l| l.split(',').nth(1) == Some(bot))
+            .unwrap();
+        row.split(',').nth(col).unwrap().parse::<f64>().unwrap()
+    };
+    assert_eq!(elo_of("c"), 0.0, "{standings}");
+    // An anchor the user names on the command line must have played.
+    let out = arena()
+        .arg("ratings")
+        .arg(results.join("anchored.shard-1-of-2"))
+        .args(["--anchor", "c"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
+
+#[test]
 fn an_interrupted_sprt_match_resumes_without_losing_or_double_counting_pairs() {
     let tmp = tempfile::tempdir().unwrap();
     // Slow bots (40 ms a move) so the match is still going when it is stopped after its first game,

@@ -143,6 +143,62 @@ fn an_interrupted_run_resumes_without_replaying_or_losing_games() {
 }
 
 #[test]
+fn a_second_run_on_a_folder_in_use_is_refused_and_double_records_are_caught() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Slow bots, so the first run is still playing when the second starts.
+    let slow = "builtin = \"faulty\"\nargs = [\"--delay-ms\", \"50\"]\n";
+    let config = write_config(
+        tmp.path(),
+        "busy",
+        &format!(
+            "name = \"busy\"\ngames_per_pair = 20\nseed = 1\nconcurrency = 1\n[game]\nname = \"tictactoe\"\n\
+             [time_control]\ntime_ms = 10000\n[[bots]]\nname = \"a\"\n{slow}[[bots]]\nname = \"b\"\n{slow}"
+        ),
+    );
+    let mut first = common::arena()
+        .arg("run")
+        .arg(&config)
+        .arg("--results")
+        .arg(tmp.path().join("results"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let csv = tmp.path().join("results/busy/games.csv");
+    let waited = std::time::Instant::now();
+    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(waited.elapsed() < std::time::Duration::from_secs(60));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    for extra in [&[][..], &["--fresh"][..]] {
+        let second = run(tmp.path(), &config, extra);
+        assert_eq!(second.status.code(), Some(1), "{}", text(&second));
+        assert!(
+            String::from_utf8_lossy(&second.stderr).contains("in use by another run"),
+            "{}",
+            text(&second)
+        );
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // A folder written twice before this lock existed: the duplicate is named, not counted.
+    let text_now = std::fs::read_to_string(&csv).unwrap();
+    let row = text_now.lines().nth(1).unwrap().to_string();
+    std::fs::write(&csv, format!("{}{row}\n", text_now)).unwrap();
+    let out = common::arena()
+        .arg("ratings")
+        .arg(tmp.path().join("results/busy"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is recorded twice"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
 fn a_results_folder_of_another_schedule_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let config = repo_config("smoke.toml");
