@@ -44,6 +44,12 @@ pub struct Plan {
     pub bots: Vec<BotPlan>,
 }
 
+/// The most games one pair of bots may play (`games_per_pair`, or twice `[sprt] max_pairs`).
+pub const MAX_GAMES_PER_PAIR: u32 = 1_000_000;
+
+/// The most games one tournament may schedule: the schedule is built in memory.
+pub const MAX_GAMES: u64 = 10_000_000;
+
 /// The SPRT of a `format = "sprt"` match: the test, and the most game pairs to play before stopping as
 /// inconclusive.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -91,7 +97,9 @@ impl Plan {
     /// executable that does not exist, a time control without time, a game variant out of range,
     /// options or openings given to a CodeCup bot, an empty or bad sweep, an opening file that cannot be
     /// read or holds an illegal line (with its line number), an `sprt` format without exactly two bots
-    /// or with bad `[sprt]` values, an `anchor` that names no bot.
+    /// or with bad `[sprt]` values, an `anchor` that names no bot, more than [`MAX_GAMES_PER_PAIR`] games
+    /// a pair or [`MAX_GAMES`] in all, a `max_plies` within the opening, a game over at its start, an
+    /// option name or value that could break the protocol line.
     pub fn new(config: &Config, config_path: &Path, self_exe: &Path) -> Result<Plan, PlanError> {
         let err = |message: String| PlanError {
             path: config_path.to_owned(),
@@ -155,6 +163,13 @@ impl Plan {
                     )));
                 }
                 let plan = sprt_plan(s).map_err(|m| err(format!("[sprt]: {m}")))?;
+                if s.max_pairs > MAX_GAMES_PER_PAIR / 2 {
+                    return Err(err(format!(
+                        "[sprt]: max_pairs = {} is more than {} pairs",
+                        s.max_pairs,
+                        MAX_GAMES_PER_PAIR / 2
+                    )));
+                }
                 (Some(plan), 2 * s.max_pairs)
             }
             (Format::Sprt, None) => {
@@ -167,6 +182,23 @@ impl Plan {
             }
             (_, None) => (None, games_per_pair),
         };
+        if games_per_pair > MAX_GAMES_PER_PAIR {
+            return Err(err(format!(
+                "games_per_pair = {games_per_pair} is more than {MAX_GAMES_PER_PAIR}"
+            )));
+        }
+        let n = bots.len() as u64;
+        let pairs = match config.format {
+            Format::Gauntlet => n - 1,
+            _ => n * (n - 1) / 2,
+        };
+        let total = pairs * u64::from(games_per_pair);
+        if total > MAX_GAMES {
+            return Err(err(format!(
+                "{total} games ({pairs} pairs of bots × {games_per_pair}) is more than {MAX_GAMES}: \
+                 split the tournament"
+            )));
+        }
         let openings = match &config.openings {
             Some(o) => {
                 let file = match config_path.parent() {
@@ -184,6 +216,16 @@ impl Plan {
                 "the codecup protocol cannot be given an opening (opening_plies or [openings])"
                     .into(),
             ));
+        }
+        let longest_opening =
+            openings.iter().map(Vec::len).max().unwrap_or(0) + config.opening_plies as usize;
+        if let Some(m) = config.max_plies {
+            if m as usize <= longest_opening {
+                return Err(err(format!(
+                    "max_plies = {m} would end games inside their opening (up to {longest_opening} \
+                     plies) before any bot moves"
+                )));
+            }
         }
         if let Some(anchor) = &config.anchor {
             if !bots.iter().any(|b| &b.name == anchor) {
@@ -229,7 +271,20 @@ fn game_spec(config: &Config) -> Result<GameSpec, String> {
         .map(str::parse)
         .transpose()
         .map_err(|e| format!("{e}"))?;
-    GameSpec::new(kind, g.width, g.height, g.k, start).map_err(|e| e.to_string())
+    let spec = GameSpec::new(kind, g.width, g.height, g.k, start).map_err(|e| e.to_string())?;
+    struct Over;
+    impl GameVisitor for Over {
+        type Output = bool;
+        fn visit<G: Game>(self, pos: G) -> bool {
+            pos.outcome().is_some()
+        }
+    }
+    if spec.visit(Over) {
+        return Err(format!(
+            "{spec}: the game is over in its start position (no bot would move)"
+        ));
+    }
+    Ok(spec)
 }
 
 fn time_control(tc: &TimeControlConfig) -> Result<TimeControl, String> {
@@ -296,9 +351,19 @@ fn read_openings(spec: GameSpec, path: &Path) -> Result<Vec<Vec<String>>, String
     Ok(out)
 }
 
-/// The text of an option value as `setoption` sends it.
+/// The text of an option value as `setoption` sends it. A name must be one word and neither may hold a
+/// control character: a line break would end the `setoption` line and send the rest as a command.
 fn option_text(name: &str, value: &toml::Value) -> Result<String, String> {
+    if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!(
+            "option name {name:?}: one word without spaces or control characters"
+        ));
+    }
     match value {
+        toml::Value::String(s) if s.chars().any(char::is_control) => Err(format!(
+            "option {name}: the value {s:?} holds a control character (a line break would end the \
+             setoption line)"
+        )),
         toml::Value::String(s) => Ok(s.clone()),
         toml::Value::Integer(i) => Ok(i.to_string()),
         toml::Value::Float(f) => Ok(f.to_string()),
@@ -629,6 +694,37 @@ mod tests {
         let three = format!("{TWO}[[bots]]\nname = \"c\"\nbuiltin = \"random\"\n");
         assert!(plan_err(sprt, &three).contains("exactly two bots"));
         assert!(plan_err("format = \"sprt\"\n[sprt]\nmax_pairs = 0", TWO).contains("max_pairs"));
+    }
+
+    #[test]
+    fn plans_that_could_not_play_as_meant_are_refused() {
+        // A line break in an option would send the rest as a protocol command.
+        let injected = TWO.replace(
+            "builtin = \"random\"\n[[",
+            "builtin = \"random\"\noptions = { seed = \"5\\nquit\" }\n[[",
+        );
+        assert!(plan_err("", &injected).contains("control character"));
+        let spaced = TWO.replace(
+            "builtin = \"random\"\n[[",
+            "builtin = \"random\"\noptions = { \"my depth\" = 3 }\n[[",
+        );
+        assert!(plan_err("", &spaced).contains("one word"));
+        // Sizes that overflow or exhaust memory.
+        let sprt = "format = \"sprt\"\n[sprt]\nmax_pairs = 2147483648";
+        assert!(plan_err(sprt, TWO).contains("max_pairs = 2147483648 is more than"));
+        assert!(plan_err("games_per_pair = 2000000000", TWO).contains("is more than"));
+        // Games decided before any bot moves.
+        assert!(plan_err("opening_plies = 6\nmax_plies = 3", TWO).contains("inside their opening"));
+        assert!(plan_err("opening_plies = 2\nmax_plies = 2", TWO).contains("inside their opening"));
+        let four = config("", TWO);
+        let mut dots = four.clone();
+        dots.game.name = "dots".into();
+        (dots.game.width, dots.game.height) = (Some(4), Some(4));
+        dots.game.start = Some("four-crosses".into());
+        let e = Plan::new(&dots, Path::new("t.toml"), Path::new("/bin/arena"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("over in its start position"), "{e}");
     }
 
     #[test]

@@ -11,12 +11,15 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::config::ProtocolKind;
+use crate::process::Transcript;
 use crate::record::GameRecord;
 
 /// What to probe and how: the bot, the game, the opponent and the time control.
 #[derive(Clone, Debug)]
 pub struct ProbeOptions {
-    /// The bot's name in the results (letters, digits, `.`, `_`, `-`).
+    /// The bot's name in the results (letters, digits, `.`, `_`, `-`). If it is the opponent's,
+    /// [`run`] renames the bot when the name is the command's derived one ([`name_from_command`]) and
+    /// refuses it otherwise.
     pub name: String,
     /// The executable: a path (with a `/`, relative to the working directory) or a name on `PATH`.
     pub command: String,
@@ -134,8 +137,9 @@ pub fn name_from_command(program: &str, args: &[String]) -> String {
     }
 }
 
-/// One line of a game transcript (`logs/<id>.log`): ms since the game started, who, direction (`>` to
-/// the bot, `<` from it), the line.
+/// One line of a game transcript (`logs/<id>.log`, see [`Transcript`]): ms since the game started,
+/// direction (`>` to the bot, `<` from it) and the line as sent or received, for `bot`'s lines only
+/// (`None` for the other bot's, for the marker of dropped lines and for anything unreadable).
 fn transcript_line<'a>(line: &'a str, bot: &str) -> Option<(u64, char, &'a str)> {
     let (ms, rest) = line.trim_start().split_once(' ')?;
     let rest = rest.strip_prefix(bot)?.strip_prefix(' ')?;
@@ -146,35 +150,42 @@ fn transcript_line<'a>(line: &'a str, bot: &str) -> Option<(u64, char, &'a str)>
 }
 
 /// The UGI handshake as one game's transcript shows it.
+///
+/// Lines are read as the referee reads them: split on whitespace, the first word deciding, so
+/// `ugiok ` (a trailing space) is `ugiok` and `id  name  My Bot` names the bot `My Bot`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Handshake {
-    /// The `id name` the bot gave.
+    /// The `id name` the bot gave (its words joined by single spaces; the last one if it gave several).
     pub id_name: Option<String>,
-    /// The names of the options it declared, in order.
+    /// The names of the options it declared, in order (the words between `name` and `type`).
     pub options: Vec<String>,
     /// From `ugi` sent to `ugiok` received, ms; `None` if it never came.
     pub ugiok_ms: Option<u64>,
 }
 
 impl Handshake {
-    /// Reads `bot`'s handshake from a transcript.
+    /// Reads `bot`'s handshake from a transcript (the text of `logs/<id>.log`); whatever is missing
+    /// stays `None` or empty.
     pub fn read(transcript: &str, bot: &str) -> Handshake {
         let mut h = Handshake::default();
         let mut sent = None;
         for (ms, dir, text) in transcript.lines().filter_map(|l| transcript_line(l, bot)) {
-            match (dir, text) {
-                ('>', "ugi") => sent = Some(ms),
-                ('<', "ugiok") => {
+            let mut words = text.split_whitespace();
+            match (dir, words.next()) {
+                ('>', Some("ugi")) => sent = Some(ms),
+                ('<', Some("ugiok")) => {
                     h.ugiok_ms = sent.map(|s| ms.saturating_sub(s));
                     break;
                 }
-                ('<', t) => {
-                    if let Some(name) = t.strip_prefix("id name ") {
-                        h.id_name = Some(name.to_string());
-                    } else if let Some(rest) = t.strip_prefix("option name ") {
-                        let name = rest.split(" type ").next().unwrap_or(rest);
-                        h.options.push(name.to_string());
+                ('<', Some("id")) if words.next() == Some("name") => {
+                    let name = words.collect::<Vec<_>>().join(" ");
+                    if !name.is_empty() {
+                        h.id_name = Some(name);
                     }
+                }
+                ('<', Some("option")) if words.next() == Some("name") => {
+                    let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
+                    h.options.push(name.join(" "));
                 }
                 _ => {}
             }
@@ -183,42 +194,83 @@ impl Handshake {
     }
 }
 
-/// The bot's answer times in one game, read from its transcript: for UGI from each `go` to its
+/// A bot's answer times in one game as its transcript shows them (see [`move_times`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTimes {
+    /// Answers found: UGI `bestmove` lines after a `go`, CodeCup replies (a forfeiting answer, e.g. an
+    /// illegal move, included). Not the game's move count, which is the record's
+    /// ([`GameRecord::moves_by`]).
+    pub answered: u32,
+    /// The slowest of those answers, ms (0 if none).
+    pub slowest_ms: u64,
+    /// The transcript dropped lines (it passed [`crate::process::MAX_TRANSCRIPT`]), so the answers in
+    /// the dropped part are missing from `answered` and `slowest_ms`.
+    pub partial: bool,
+}
+
+/// `bot`'s answer times in one game, read from its transcript: for UGI from each `go` to its
 /// `bestmove`; for CodeCup from the arena's line (`Start` or the opponent's move) to the bot's reply.
-/// Returns `(moves answered, slowest answer in ms)`.
-pub fn move_times(transcript: &str, bot: &str, protocol: ProtocolKind) -> (u32, u64) {
-    let (mut moves, mut slowest) = (0, 0);
+///
+/// Lines are read as the referee reads them: the first word decides (` bestmove 4` is an answer), and
+/// a CodeCup bot's blank lines are skipped, as are the arena's own notes in brackets (`[exited with
+/// status 3]`). No answer is timed across the marker of dropped lines.
+pub fn move_times(transcript: &str, bot: &str, protocol: ProtocolKind) -> MoveTimes {
+    let mut times = MoveTimes::default();
     let mut asked: Option<u64> = None;
-    for (ms, dir, text) in transcript.lines().filter_map(|l| transcript_line(l, bot)) {
-        match (protocol, dir) {
-            (ProtocolKind::Ugi, '>') if text.starts_with("go") => asked = Some(ms),
-            (ProtocolKind::Ugi, '<') if text.starts_with("bestmove") => {
-                if let Some(t) = asked.take() {
-                    moves += 1;
-                    slowest = slowest.max(ms.saturating_sub(t));
+    for line in transcript.lines() {
+        if Transcript::dropped_lines(line).is_some() {
+            times.partial = true;
+            asked = None;
+            continue;
+        }
+        let Some((ms, dir, text)) = transcript_line(line, bot) else {
+            continue;
+        };
+        let first = text.split_whitespace().next();
+        let answered = match (protocol, dir) {
+            (ProtocolKind::Ugi, '>') => {
+                if first == Some("go") {
+                    asked = Some(ms);
                 }
+                false
             }
-            (ProtocolKind::Codecup, '>') if text != "Quit" => {
-                asked.get_or_insert(ms);
+            (ProtocolKind::Ugi, '<') => first == Some("bestmove"),
+            (ProtocolKind::Codecup, '>') => {
+                if first != Some("Quit") {
+                    asked.get_or_insert(ms);
+                }
+                false
             }
             (ProtocolKind::Codecup, '<') => {
-                if let Some(t) = asked.take() {
-                    moves += 1;
-                    slowest = slowest.max(ms.saturating_sub(t));
-                }
+                let note = text.starts_with('[') && text.ends_with(']');
+                first.is_some() && !note
             }
-            _ => {}
+            _ => false,
+        };
+        if answered {
+            if let Some(t) = asked.take() {
+                times.answered += 1;
+                times.slowest_ms = times.slowest_ms.max(ms.saturating_sub(t));
+            }
         }
     }
-    (moves, slowest)
+    times
 }
 
 /// Plays the probe: validates [`config_text`] as any config is validated (a missing executable, an
 /// unknown game or opponent is an error here), runs it afresh into `<results_root>/probe-<name>/` (an
 /// earlier probe's folder is moved aside, never deleted) and keeps the config there as `config.toml`.
 ///
+/// The bot and the opponent need different names. When `o.name` is the opponent's and is the name
+/// [`name_from_command`] derives from the command (so probably not chosen: `arena probe --
+/// target/release/random`), the bot plays as `<name>-probed` instead, and the report says so
+/// ([`ProbeReport::renamed_from`]). An explicit `--name` equal to the command's derived name cannot be
+/// told apart from it and is renamed the same way.
+///
 /// # Errors
-/// An odd number of games, a config the plan refuses, or a results folder that cannot be written.
+/// An odd number of games; a name equal to the opponent's that is not the command's derived name (an
+/// explicit `--name`: choose another); a config the plan refuses; a results folder that cannot be
+/// written.
 pub async fn run(
     o: &ProbeOptions,
     self_exe: &Path,
@@ -230,6 +282,8 @@ pub async fn run(
         "--games {} must be even and at least 2 (game pairs: the bot moves first in one of each)",
         o.games
     );
+    let (o, renamed_from) = distinct_name(o)?;
+    let o = &o;
     let text = config_text(o);
     let source = Path::new("arena probe");
     let config = crate::config::Config::parse(&text, source)?;
@@ -250,6 +304,7 @@ pub async fn run(
     .read_games()?;
     Ok(ProbeReport {
         bot: o.name.clone(),
+        renamed_from,
         protocol: o.protocol,
         games,
         dir: summary.dir,
@@ -257,11 +312,33 @@ pub async fn run(
     })
 }
 
+/// `o` with a name distinct from the opponent's (see [`run`]), and the name it replaced if any.
+///
+/// # Errors
+/// `o.name` is the opponent's but not the command's derived name, i.e. the user chose it.
+fn distinct_name(o: &ProbeOptions) -> anyhow::Result<(ProbeOptions, Option<String>)> {
+    let mut o = o.clone();
+    if o.name != o.opponent {
+        return Ok((o, None));
+    }
+    anyhow::ensure!(
+        o.name == name_from_command(&o.command, &o.args),
+        "--name {:?} is also the opponent's name (--opponent {:?}): choose another --name",
+        o.name,
+        o.opponent
+    );
+    let name = format!("{}-probed", o.name);
+    let old = std::mem::replace(&mut o.name, name);
+    Ok((o, Some(old)))
+}
+
 /// What the probe found.
 #[derive(Clone, Debug)]
 pub struct ProbeReport {
     /// The bot's name in the games.
     pub bot: String,
+    /// The name it was given, when that was the opponent's too and the probe renamed it (see [`run`]).
+    pub renamed_from: Option<String>,
     pub protocol: ProtocolKind,
     /// Every game played, in schedule order.
     pub games: Vec<GameRecord>,
@@ -291,6 +368,13 @@ impl ProbeReport {
     /// transcripts, and a verdict.
     pub fn text(&self) -> String {
         let mut out = String::new();
+        if let Some(old) = &self.renamed_from {
+            let _ = writeln!(
+                out,
+                "name: {} ({old:?} is the opponent's name too; --name chooses another)",
+                self.bot
+            );
+        }
         if self.protocol == ProtocolKind::Ugi {
             if let Some(first) = self.games.first() {
                 let h = Handshake::read(&self.transcript(first), &self.bot);
@@ -312,11 +396,12 @@ impl ProbeReport {
         let (mut won, mut drew, mut lost) = (0, 0, 0);
         for g in &self.games {
             let side = usize::from(g.first != self.bot);
-            let points = g.result.points(if side == 0 {
+            let player = if side == 0 {
                 games::Player::First
             } else {
                 games::Player::Second
-            });
+            };
+            let points = g.result.points(player);
             let verdict = match points {
                 p if p > 0.75 => {
                     won += 1;
@@ -331,10 +416,14 @@ impl ProbeReport {
                     "drew"
                 }
             };
-            let (moves, slowest) = move_times(&self.transcript(g), &self.bot, self.protocol);
+            let moves = g.moves_by(player);
+            let slowest = slowest_move(
+                &move_times(&self.transcript(g), &self.bot, self.protocol),
+                moves,
+            );
             let _ = writeln!(
                 out,
-                "{}  {:<6}  {:<4}  {:<11}  {:>3} plies  {:>6} ms used, {moves} moves, slowest {slowest} ms{}",
+                "{}  {:<6}  {:<4}  {:<11}  {:>3} plies  {:>6} ms used, {moves} moves, slowest {slowest}{}",
                 g.id,
                 if side == 0 { "first" } else { "second" },
                 verdict,
@@ -401,6 +490,23 @@ impl ProbeReport {
     }
 }
 
+/// The slowest-move figure of a game line: `35 ms` when the transcript holds all of the bot's `moves`
+/// (from the game record), else saying that it covers only the moves the transcript kept.
+fn slowest_move(times: &MoveTimes, moves: u32) -> String {
+    if times.answered == 0 && moves > 0 {
+        "unknown (no move in the transcript)".to_string()
+    } else if times.partial || times.answered < moves {
+        format!(
+            "{} ms (of the {} move{} in the transcript)",
+            times.slowest_ms,
+            times.answered,
+            if times.answered == 1 { "" } else { "s" }
+        )
+    } else {
+        format!("{} ms", times.slowest_ms)
+    }
+}
+
 /// Forfeits shown with their transcripts; the others are counted.
 const SHOWN_FORFEITS: usize = 3;
 
@@ -442,8 +548,13 @@ mod tests {
         assert_eq!(h.id_name.as_deref(), Some("My Bot 1.0"));
         assert_eq!(h.options, ["depth", "seed"]);
         assert_eq!(h.ugiok_ms, Some(9));
-        assert_eq!(move_times(UGI, "me", ProtocolKind::Ugi), (2, 28));
-        assert_eq!(move_times(UGI, "random", ProtocolKind::Ugi), (1, 1));
+        let times = |answered, slowest_ms| MoveTimes {
+            answered,
+            slowest_ms,
+            partial: false,
+        };
+        assert_eq!(move_times(UGI, "me", ProtocolKind::Ugi), times(2, 28));
+        assert_eq!(move_times(UGI, "random", ProtocolKind::Ugi), times(1, 1));
         // A bot that never answers `ugi`.
         assert_eq!(Handshake::read("      0 me > ugi\n", "me").ugiok_ms, None);
     }
@@ -451,7 +562,100 @@ mod tests {
     #[test]
     fn codecup_move_times_run_from_the_arena_line_to_the_reply() {
         let t = "      0 me > Start\n     30 me < 4\n     31 me > 3\n     90 me < 5\n     91 me > Quit\n";
-        assert_eq!(move_times(t, "me", ProtocolKind::Codecup), (2, 59));
+        let times = move_times(t, "me", ProtocolKind::Codecup);
+        assert_eq!((times.answered, times.slowest_ms), (2, 59));
+        // Blank lines are not replies (the referee skips them), nor are the arena's notes.
+        let t = "      0 me > Start\n     10 me < \n     20 me <  \n     30 me <  4 \n     31 me > 3\n     \
+                 40 me < [exited with status 3]\n";
+        let times = move_times(t, "me", ProtocolKind::Codecup);
+        assert_eq!((times.answered, times.slowest_ms), (1, 30));
+    }
+
+    /// Lines the referee accepts: it splits them on whitespace and the first word decides.
+    const LENIENT: &str = "      0 me > ugi
+      3 me < id  name   Lenient   Bot
+      3 me <  option name my depth  type spin default 4 min 1 max 9
+      4 me < option  name seed type spin default 0 min 0 max 100
+      7 me < ugiokay
+      9 me < ugiok\x20
+     10 me > isready
+     11 me < readyok
+     12 me > position startpos
+     12 me > go p1time 1000 p2time 1000
+     40 me <  bestmove 4
+     43 me > position startpos moves 4 3
+     43 me > go p1time 972 p2time 999
+     44 me < bestmoves
+     50 me < \tbestmove\t5 ponder 6
+";
+
+    #[test]
+    fn lenient_lines_are_read_as_the_referee_reads_them() {
+        let h = Handshake::read(LENIENT, "me");
+        assert_eq!(h.id_name.as_deref(), Some("Lenient Bot"));
+        assert_eq!(h.options, ["my depth", "seed"]);
+        assert_eq!(h.ugiok_ms, Some(9));
+        let times = move_times(LENIENT, "me", ProtocolKind::Ugi);
+        assert_eq!((times.answered, times.slowest_ms), (2, 28));
+        // `id name` without a name names nothing.
+        let h = Handshake::read(
+            "      0 me > ugi\n      1 me < id name \n      2 me < ugiok\n",
+            "me",
+        );
+        assert_eq!(h.id_name, None);
+        assert_eq!(h.ugiok_ms, Some(2));
+    }
+
+    #[test]
+    fn answers_are_not_timed_across_dropped_lines() {
+        // A `go` in the head and a `bestmove` in the tail belong to different moves.
+        let t = "      0 me > go
+      5 me < bestmove 1
+      6 me > go
+[4000 lines dropped here: the transcript keeps its first 524288 and last 524288 bytes]
+  90000 me < bestmove 7
+  90001 me > go
+  90021 me < bestmove 8
+";
+        let times = move_times(t, "me", ProtocolKind::Ugi);
+        assert_eq!(
+            times,
+            MoveTimes {
+                answered: 2,
+                slowest_ms: 20,
+                partial: true
+            }
+        );
+        assert_eq!(
+            slowest_move(&times, 100),
+            "20 ms (of the 2 moves in the transcript)"
+        );
+    }
+
+    #[test]
+    fn the_slowest_move_says_when_the_transcript_misses_moves() {
+        let times = |answered, partial| MoveTimes {
+            answered,
+            slowest_ms: 35,
+            partial,
+        };
+        assert_eq!(slowest_move(&times(10, false), 10), "35 ms");
+        // An illegal last answer is an answer but not a move of the record.
+        assert_eq!(slowest_move(&times(11, false), 10), "35 ms");
+        assert_eq!(
+            slowest_move(&times(1, true), 10),
+            "35 ms (of the 1 move in the transcript)"
+        );
+        assert_eq!(
+            slowest_move(&times(7, false), 10),
+            "35 ms (of the 7 moves in the transcript)"
+        );
+        let none = MoveTimes::default();
+        assert_eq!(slowest_move(&none, 0), "0 ms");
+        assert_eq!(
+            slowest_move(&none, 3),
+            "unknown (no move in the transcript)"
+        );
     }
 
     #[test]
@@ -467,9 +671,8 @@ mod tests {
         assert_eq!(name_from_command("python3", &args[2..]), "python3");
     }
 
-    #[test]
-    fn the_config_text_is_a_valid_gauntlet_config() {
-        let o = ProbeOptions {
+    fn options() -> ProbeOptions {
+        ProbeOptions {
             name: "my-bot".into(),
             command: "./bots/my \"bot\"".into(),
             args: vec!["--level".into(), "3".into()],
@@ -487,7 +690,35 @@ mod tests {
             max_move_ms: Some(500),
             startup_ms: 5000,
             seed: 7,
-        };
+        }
+    }
+
+    #[test]
+    fn a_name_equal_to_the_opponents_is_replaced_if_derived_and_refused_if_chosen() {
+        let mut o = options();
+        // Distinct names are kept.
+        assert_eq!(distinct_name(&o).unwrap().1, None);
+        // `arena probe -- ./bots/random`: the derived name is the opponent's.
+        o.command = "./bots/random".into();
+        o.args = vec![];
+        o.name = name_from_command(&o.command, &o.args);
+        o.opponent = "random".into();
+        let (renamed, old) = distinct_name(&o).unwrap();
+        assert_eq!(renamed.name, "random-probed");
+        assert_eq!(old.as_deref(), Some("random"));
+        let c = crate::config::Config::parse(&config_text(&renamed), Path::new("p.toml")).unwrap();
+        assert_eq!(c.bots[0].name, "random-probed");
+        assert_eq!(c.bots[1].name, "random");
+        // `--name random` for another command: the user chose it.
+        o.command = "./bots/mine".into();
+        let e = distinct_name(&o).unwrap_err().to_string();
+        assert!(e.contains("choose another --name"), "{e}");
+        assert!(e.contains("\"random\""), "{e}");
+    }
+
+    #[test]
+    fn the_config_text_is_a_valid_gauntlet_config() {
+        let o = options();
         let c = crate::config::Config::parse(&config_text(&o), Path::new("probe.toml")).unwrap();
         assert_eq!(c.name, "probe-my-bot");
         assert_eq!(c.format, crate::config::Format::Gauntlet);

@@ -21,7 +21,7 @@ use crate::plan::Launch;
 pub const MAX_LINE: usize = 64 * 1024;
 /// Bytes of a bot's stderr kept per game; the rest is read and dropped.
 pub const MAX_STDERR: usize = 1024 * 1024;
-/// Bytes of protocol transcript kept per game.
+/// Bytes of protocol transcript kept per game: its first and its last half ([`Transcript`]).
 pub const MAX_TRANSCRIPT: usize = 1024 * 1024;
 /// How long lines written just before a bot exited are still awaited.
 pub const EXIT_LINGER: Duration = Duration::from_millis(100);
@@ -46,8 +46,15 @@ enum Event {
     Closed,
 }
 
-/// A shared, size-capped protocol log of one game: `<ms> <bot> > line` for what the arena sent,
-/// `<ms> <bot> < line` for what the bot wrote.
+/// A shared, size-capped protocol log of one game, one line per protocol line:
+/// `{ms:>7} {bot} > {line}` for what the arena sent, `{ms:>7} {bot} < {line}` for what the bot wrote
+/// (and the arena's notes about it, in brackets: `[exited with status 3]`), `ms` being milliseconds
+/// since [`Transcript::new`].
+///
+/// It keeps about [`MAX_TRANSCRIPT`] bytes: the game's first lines, up to [`Transcript::HEAD_BYTES`],
+/// and its last lines, up to [`Transcript::TAIL_BYTES`] (the oldest of them dropped as new ones come).
+/// A long game thus keeps both its handshake and its end, where forfeits happen. [`Transcript::text`]
+/// puts one marker line between the two, `[N lines dropped here: …]`, when lines were dropped.
 #[derive(Clone)]
 pub struct Transcript {
     inner: Arc<Mutex<TranscriptInner>>,
@@ -55,47 +62,99 @@ pub struct Transcript {
 
 struct TranscriptInner {
     started: Instant,
-    text: String,
+    /// The first lines, at most [`Transcript::HEAD_BYTES`].
+    head: String,
+    /// Set by the first line that did not fit in `head`: that line and every later one go to `tail`,
+    /// so the text stays in order.
+    head_full: bool,
+    /// The last lines after `head`, newest last, `tail_bytes` bytes in all, at most
+    /// [`Transcript::TAIL_BYTES`].
+    tail: std::collections::VecDeque<String>,
+    tail_bytes: usize,
+    /// Lines dropped between `head` and `tail`.
     dropped: usize,
 }
 
 impl Transcript {
+    /// Bytes of the game's first lines kept (half of [`MAX_TRANSCRIPT`]).
+    pub const HEAD_BYTES: usize = MAX_TRANSCRIPT / 2;
+    /// Bytes of the game's last lines kept (the other half of [`MAX_TRANSCRIPT`]).
+    pub const TAIL_BYTES: usize = MAX_TRANSCRIPT - Transcript::HEAD_BYTES;
+
     /// An empty transcript whose clock starts now.
     pub fn new() -> Transcript {
         Transcript {
             inner: Arc::new(Mutex::new(TranscriptInner {
                 started: Instant::now(),
-                text: String::new(),
+                head: String::new(),
+                head_full: false,
+                tail: std::collections::VecDeque::new(),
+                tail_bytes: 0,
                 dropped: 0,
             })),
         }
     }
 
-    /// Appends one line, unless the transcript is full.
+    /// Appends one line: `who` is the bot, `dir` `>` (sent to it) or `<` (from it), `line` the text
+    /// without its newline. Once the head is full the line goes to the tail, and the tail's oldest
+    /// lines are dropped (counted) until it fits in [`Transcript::TAIL_BYTES`] again; a line longer
+    /// than that on its own is dropped too.
     pub fn log(&self, who: &str, dir: char, line: &str) {
-        let Ok(mut t) = self.inner.lock() else { return };
+        let Ok(mut guard) = self.inner.lock() else {
+            return;
+        };
+        let t = &mut *guard;
         let ms = t.started.elapsed().as_millis();
         let entry = format!("{ms:>7} {who} {dir} {line}\n");
-        if t.text.len() + entry.len() > MAX_TRANSCRIPT {
+        if !t.head_full && t.head.len() + entry.len() <= Transcript::HEAD_BYTES {
+            t.head.push_str(&entry);
+            return;
+        }
+        t.head_full = true;
+        t.tail_bytes += entry.len();
+        t.tail.push_back(entry);
+        while t.tail_bytes > Transcript::TAIL_BYTES {
+            let Some(oldest) = t.tail.pop_front() else {
+                break;
+            };
+            t.tail_bytes -= oldest.len();
             t.dropped += 1;
-        } else {
-            t.text.push_str(&entry);
         }
     }
 
-    /// The text so far, with a last line saying how many lines did not fit.
+    /// The transcript as `logs/<game>.log` holds it, in order: the first lines, then, if any were
+    /// dropped, one marker line saying how many (see [`Transcript::dropped_lines`]), then the last lines.
+    /// At most [`MAX_TRANSCRIPT`] bytes plus the marker's (under 200).
     pub fn text(&self) -> String {
         let Ok(t) = self.inner.lock() else {
             return String::new();
         };
-        let mut s = t.text.clone();
+        let mut s = String::with_capacity(t.head.len() + t.tail_bytes + 200);
+        s.push_str(&t.head);
         if t.dropped > 0 {
             s.push_str(&format!(
-                "[{} more lines dropped: the transcript is capped at {MAX_TRANSCRIPT} bytes]\n",
-                t.dropped
+                "[{} line{} dropped here: the transcript keeps its first {} and last {} bytes]\n",
+                t.dropped,
+                if t.dropped == 1 { "" } else { "s" },
+                Transcript::HEAD_BYTES,
+                Transcript::TAIL_BYTES,
             ));
         }
+        for entry in &t.tail {
+            s.push_str(entry);
+        }
         s
+    }
+
+    /// How many lines a line of [`Transcript::text`] says were dropped at its place: `Some(n)` for the
+    /// marker line, `None` for every other line (protocol lines start with their time in ms).
+    pub fn dropped_lines(line: &str) -> Option<usize> {
+        let (count, rest) = line.strip_prefix('[')?.split_once(' ')?;
+        if rest.starts_with("lines dropped here: ") || rest.starts_with("line dropped here: ") {
+            count.parse().ok()
+        } else {
+            None
+        }
     }
 }
 
@@ -430,4 +489,130 @@ fn finish(line: &mut Vec<u8>) -> String {
     let s = String::from_utf8_lossy(line).into_owned();
     line.clear();
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Logs `n` lines `me > NNNNNNNN xxx…` numbered from 0, each `size` bytes with its newline and time.
+    fn fill(t: &Transcript, n: usize, size: usize) {
+        for i in 0..n {
+            // `{ms:>7} me > ` is 13 bytes while the game lasts under 10^7 ms; then the number, then pad.
+            let line = format!("{i:08}{}", "x".repeat(size - 13 - 8 - 1));
+            t.log("me", '>', &line);
+        }
+    }
+
+    /// The numbers of the protocol lines of `text`, and the marker lines' counts.
+    fn numbers(text: &str) -> (Vec<usize>, Vec<usize>) {
+        let (mut lines, mut markers) = (Vec::new(), Vec::new());
+        for line in text.lines() {
+            if let Some(n) = Transcript::dropped_lines(line) {
+                markers.push(n);
+            } else {
+                lines.push(line[13..21].parse().unwrap());
+            }
+        }
+        (lines, markers)
+    }
+
+    #[test]
+    fn a_short_transcript_is_kept_whole_and_in_order() {
+        let t = Transcript::new();
+        t.log("me", '>', "ugi");
+        t.log("me", '<', "ugiok ");
+        t.log("me", '<', "");
+        let text = t.text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].ends_with(" me > ugi"), "{text}");
+        assert!(lines[1].ends_with(" me < ugiok "), "{text}");
+        assert!(lines[2].ends_with(" me < "), "{text}");
+        assert!(lines.iter().all(|l| Transcript::dropped_lines(l).is_none()));
+        // Past the head, but the tail not yet full: nothing is dropped, so no marker.
+        let t = Transcript::new();
+        let n = (Transcript::HEAD_BYTES + Transcript::TAIL_BYTES / 2) / 1000;
+        fill(&t, n, 1000);
+        let (lines, markers) = numbers(&t.text());
+        assert_eq!(lines, (0..n).collect::<Vec<_>>());
+        assert!(markers.is_empty());
+    }
+
+    #[test]
+    fn a_long_transcript_keeps_its_head_and_its_tail_with_the_exact_count_between() {
+        let t = Transcript::new();
+        let (n, size) = (10_000, 1000);
+        fill(&t, n, size);
+        let text = t.text();
+        let (lines, markers) = numbers(&text);
+        let head = Transcript::HEAD_BYTES / size;
+        let tail = Transcript::TAIL_BYTES / size;
+        // The first lines, then the last ones, in order, and one marker counting exactly the rest.
+        let expected: Vec<usize> = (0..head).chain(n - tail..n).collect();
+        assert_eq!(lines, expected);
+        assert_eq!(markers, [n - head - tail]);
+        let marker = text.lines().nth(head).unwrap();
+        assert_eq!(Transcript::dropped_lines(marker), Some(n - head - tail));
+        assert!(marker.starts_with(&format!("[{} lines dropped here: ", n - head - tail)));
+        assert!(text.len() <= MAX_TRANSCRIPT + 200, "{} bytes", text.len());
+        // The very last line logged is the last line of the text.
+        t.log("me", '<', "[exited with status 3]");
+        let text = t.text();
+        assert!(text.ends_with(" me < [exited with status 3]\n"));
+        let markers: Vec<usize> = text.lines().filter_map(Transcript::dropped_lines).collect();
+        // It took the oldest tail line's place unless it fitted in the tail's spare bytes.
+        let entry = "      0 me < [exited with status 3]\n".len();
+        let evicted = usize::from(entry > Transcript::TAIL_BYTES - tail * size);
+        assert_eq!(markers, [n - head - tail + evicted]);
+    }
+
+    #[test]
+    fn the_marker_counts_a_single_dropped_line() {
+        let t = Transcript::new();
+        let size = 1000;
+        let head = Transcript::HEAD_BYTES / size;
+        let tail = Transcript::TAIL_BYTES / size;
+        fill(&t, head + tail + 1, size);
+        let text = t.text();
+        assert_eq!(numbers(&text).1, [1]);
+        assert!(
+            text.contains("\n[1 line dropped here: "),
+            "the marker is missing"
+        );
+        // Other lines are never taken for a marker, even a bot's line in brackets.
+        assert_eq!(
+            Transcript::dropped_lines("     12 me < [3 lines dropped here: x]"),
+            None
+        );
+        assert_eq!(Transcript::dropped_lines("[x lines dropped here: x]"), None);
+        assert_eq!(Transcript::dropped_lines("[3 lines dropped]"), None);
+    }
+
+    #[test]
+    fn memory_stays_bounded_however_long_the_game() {
+        let t = Transcript::new();
+        // Lines of every length, a few longer than the whole tail.
+        for i in 0..20_000usize {
+            let len = if i % 5000 == 4999 {
+                Transcript::TAIL_BYTES + 10
+            } else {
+                (i * 7919) % 9000
+            };
+            t.log("me", '<', &"y".repeat(len));
+            let inner = t.inner.lock().unwrap();
+            assert!(inner.head.len() <= Transcript::HEAD_BYTES);
+            assert!(inner.tail_bytes <= Transcript::TAIL_BYTES);
+            assert_eq!(
+                inner.tail_bytes,
+                inner.tail.iter().map(String::len).sum::<usize>()
+            );
+        }
+        let text = t.text();
+        assert!(text.len() <= MAX_TRANSCRIPT + 200, "{} bytes", text.len());
+        // Every line logged is either kept or counted by the marker.
+        let kept = text.lines().count() - 1;
+        let dropped: usize = text.lines().filter_map(Transcript::dropped_lines).sum();
+        assert_eq!(kept + dropped, 20_000);
+    }
 }

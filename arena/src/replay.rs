@@ -38,7 +38,7 @@ pub enum ReplayError {
 }
 
 /// The text of a replay: the moves numbered by ply, then the board after `upto` plies (all of them when
-/// `None`), or after every ply when `every` is set.
+/// `None`); or, when `every` is set, the start position and the board after every ply up to `upto`.
 ///
 /// # Errors
 /// [`ReplayError`] when the record's game is unknown, a move is illegal, or `upto` is past the end.
@@ -94,6 +94,9 @@ impl GameVisitor for Replayer<'_> {
         let r = self.record;
         let mut out = String::new();
         let mut line = String::new();
+        if self.every {
+            let _ = writeln!(out, "start:\n{pos:#}");
+        }
         for (i, text) in r.moves.iter().take(self.upto).enumerate() {
             let bad = |reason: String| ReplayError::Move {
                 id: r.id.clone(),
@@ -179,6 +182,16 @@ mod tests {
         assert_eq!(list.join(" ").split(' ').count(), 40, "{text}");
         let every = replay(&r, Some(2), true).unwrap();
         assert_eq!(every.matches("ply ").count(), 2, "{every}");
+        // The start position comes first, even when no ply is asked for.
+        assert!(
+            every.starts_with("start:\n 3 ...\n 2 ...\n 1 ...\n"),
+            "{every}"
+        );
+        let start = replay(&r, Some(0), true).unwrap();
+        assert!(
+            start.starts_with("start:\n") && !start.contains("ply "),
+            "{start}"
+        );
     }
 
     #[test]

@@ -336,35 +336,67 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
     Ok(games)
 }
 
-/// Checks that games already recorded belong to this schedule (same id, players, opening), so a resumed
-/// run never mixes two different tournaments.
+/// A scheduled game as a recorded one must match it to be resumed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// The stable id (`g0001`).
+    pub id: String,
+    /// The first player's name.
+    pub first: String,
+    /// The second player's name.
+    pub second: String,
+    /// The opening's moves.
+    pub opening: Vec<String>,
+    /// The game's seed (sent to bots that declare a `seed` option).
+    pub seed: u64,
+}
+
+/// Checks that games already recorded belong to this schedule (same id, players, opening and seed), so a
+/// resumed run never mixes two different tournaments.
 ///
 /// # Errors
 /// The first game that differs, and how.
 pub fn check_resumable(
     recorded: &[GameRecord],
-    scheduled: &[(String, String, String, Vec<String>)],
+    scheduled: &[Expected],
     spec: &str,
     dir: &Path,
 ) -> Result<()> {
-    let by_id: std::collections::HashMap<&str, &(String, String, String, Vec<String>)> =
-        scheduled.iter().map(|g| (g.0.as_str(), g)).collect();
+    let by_id: std::collections::HashMap<&str, &Expected> =
+        scheduled.iter().map(|g| (g.id.as_str(), g)).collect();
+    let fresh = "run with --fresh to start afresh (the old folder is kept)";
     for r in recorded {
-        let Some((_, first, second, opening)) = by_id.get(r.id.as_str()).copied() else {
-            bail!("{}: game {} is not in this config's schedule; run with --fresh to start afresh (the old folder is kept)", dir.display(), r.id);
+        let Some(e) = by_id.get(r.id.as_str()).copied() else {
+            bail!(
+                "{}: game {} is not in this config's schedule; {fresh}",
+                dir.display(),
+                r.id
+            );
         };
         let recorded_spec = format!("{} {}", r.game, r.variant);
         if recorded_spec != spec
-            || r.first != *first
-            || r.second != *second
-            || r.opening != *opening
+            || r.first != e.first
+            || r.second != e.second
+            || r.opening != e.opening
         {
             bail!(
-                "{}: game {} was {} vs {} ({recorded_spec}), the config now schedules {first} vs {second} ({spec}); run with --fresh to start afresh (the old folder is kept)",
+                "{}: game {} was {} vs {} ({recorded_spec}), the config now schedules {} vs {} ({spec}); {fresh}",
                 dir.display(),
                 r.id,
                 r.first,
-                r.second
+                r.second,
+                e.first,
+                e.second
+            );
+        }
+        if r.seed != e.seed {
+            bail!(
+                "{}: game {} was played with seed {}, the config now gives it seed {} (its `seed` \
+                 changed?); {fresh}",
+                dir.display(),
+                r.id,
+                r.seed,
+                e.seed
             );
         }
     }

@@ -15,7 +15,7 @@ use crate::plan::Plan;
 use crate::record::GameRecord;
 use crate::referee::play_game;
 use crate::report::{Report, ReportOptions};
-use crate::results::{check_resumable, GameWriter, ResultsDir};
+use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
 use crate::schedule::{schedule, ScheduledGame, Shard};
 use crate::stats::sprt::SprtDecision;
 
@@ -201,15 +201,14 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         eprintln!("moved the old results to {}", aside.display());
     }
     let mut recorded = dir.read_games()?;
-    let keys: Vec<(String, String, String, Vec<String>)> = all
+    let keys: Vec<Expected> = all
         .iter()
-        .map(|g| {
-            (
-                g.id.clone(),
-                plan.bots[g.first].name.clone(),
-                plan.bots[g.second].name.clone(),
-                g.opening.clone(),
-            )
+        .map(|g| Expected {
+            id: g.id.clone(),
+            first: plan.bots[g.first].name.clone(),
+            second: plan.bots[g.second].name.clone(),
+            opening: g.opening.clone(),
+            seed: g.seed,
         })
         .collect();
     check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;

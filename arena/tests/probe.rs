@@ -90,3 +90,138 @@ fn a_broken_probe_is_an_error_before_any_game() {
     );
     assert!(!tmp.path().join("results").exists());
 }
+
+/// A Connect Four bot whose lines the referee accepts but which are not written exactly: two spaces in
+/// `id  name`, a space before `option`, `ugiok ` and `readyok ` with a trailing space, ` bestmove N`
+/// with a leading one. It plays the leftmost free column.
+const LENIENT_BOT: &str = r#"import sys
+
+width, height = 7, 6
+heights = [0] * width
+
+
+def send(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "ugi":
+        send("id  name  lenient   bot")
+        send(" option name depth type spin default 1 min 1 max 3")
+        send("ugiok ")
+    elif words[0] == "isready":
+        send("readyok ")
+    elif words[0] == "game":
+        width, height = int(words[2]), int(words[3])
+    elif words[0] == "position":
+        heights = [0] * width
+        for move in words[3:]:
+            heights[int(move) - 1] += 1
+    elif words[0] == "go":
+        column = next(c for c in range(width) if heights[c] < height)
+        send(" bestmove %d" % (column + 1))
+    elif words[0] == "quit":
+        break
+"#;
+
+#[test]
+fn lenient_lines_the_referee_accepts_are_read_by_the_probe_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("lenient.py");
+    std::fs::write(&script, LENIENT_BOT).unwrap();
+    let out = probe(
+        tmp.path(),
+        &["--game", "connect4", "--games", "2", "--name", "lenient"],
+        &["python3", script.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("handshake: id name lenient bot; 1 option(s) (depth); ugiok after "),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("never came"), "{stdout}");
+    let played = games(tmp.path(), "probe-lenient");
+    assert_eq!(played.len(), 2);
+    for g in &played {
+        let side = g.moves_by(if g.first == "lenient" {
+            ::games::Player::First
+        } else {
+            ::games::Player::Second
+        });
+        assert!(side > 0, "{g:?}");
+        // The game's line counts the record's moves, and the transcript timed every one of them.
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&g.id))
+            .unwrap_or_else(|| panic!("no line for {}: {stdout}", g.id));
+        assert!(
+            line.contains(&format!(", {side} moves, slowest ")),
+            "{line}"
+        );
+        assert!(line.ends_with(" ms"), "{line}");
+    }
+    assert!(stdout.contains("verdict: lenient behaves"), "{stdout}");
+}
+
+#[test]
+fn a_bot_named_like_its_opponent_is_renamed_unless_the_name_was_chosen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = env!("CARGO_BIN_EXE_arena");
+    // `arena probe -- target/release/random`: an executable called `random` against `random`.
+    let random = tmp.path().join("random");
+    std::os::unix::fs::symlink(exe, &random).unwrap();
+    let out = probe(
+        tmp.path(),
+        &["--game", "tictactoe", "--games", "2"],
+        &[random.to_str().unwrap(), "bot", "random"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("name: random-probed (\"random\" is the opponent's name too"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("verdict: random-probed behaves"),
+        "{stdout}"
+    );
+    let played = games(tmp.path(), "probe-random-probed");
+    assert_eq!(played.len(), 2);
+    for g in &played {
+        let mut names = [g.first.as_str(), g.second.as_str()];
+        names.sort_unstable();
+        assert_eq!(names, ["random", "random-probed"]);
+    }
+
+    // The arena itself playing `random`, no --name: it is named `arena`, and the probe succeeds.
+    let out = probe(
+        tmp.path(),
+        &["--game", "tictactoe", "--games", "2"],
+        &[exe, "bot", "random"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("verdict: arena behaves"),
+        "{}",
+        text(&out)
+    );
+
+    // An explicit --name equal to the opponent's is refused before any game.
+    let out = probe(
+        tmp.path(),
+        &["--game", "tictactoe", "--games", "2", "--name", "random"],
+        &[exe, "bot", "random"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("choose another --name"),
+        "{}",
+        text(&out)
+    );
+    assert!(!tmp.path().join("results/probe-random").exists());
+}

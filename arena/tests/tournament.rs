@@ -215,6 +215,18 @@ fn a_results_folder_of_another_schedule_is_refused() {
         "{}",
         text(&out)
     );
+    // Only the seed changed: the games would be seeded differently, so they are refused too.
+    let reseeded = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("seed = 1\n", "seed = 2\n");
+    let other = write_config(tmp.path(), "smoke", &reseeded);
+    let out = run(tmp.path(), &other, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the config now gives it seed"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
