@@ -58,6 +58,8 @@ struct Seat<'a> {
     clock: Clock,
     /// CodeCup: how many of the game's moves this bot has been told or has made.
     known: usize,
+    /// Whether the bot has been asked for a move yet.
+    asked: bool,
 }
 
 /// Plays `game` of `plan`. Writes the bots' stderr and the protocol transcript under `logs` if given.
@@ -91,6 +93,7 @@ impl<'a> Referee<'a> {
             process: None,
             clock: Clock::new(bot.time_control),
             known: 0,
+            asked: false,
         });
         let mut record = GameRecord {
             id: game.id.clone(),
@@ -336,10 +339,25 @@ async fn request_move(
     incs: [u64; 2],
 ) -> Result<String, Forfeit> {
     let allowed = seat.clock.allowance();
+    // CodeCup has no handshake, so a bot's start-up and its first move cannot be told apart: the first
+    // move also gets the startup time, not charged to the clock (as a UGI handshake is not).
+    let grace = if seat.bot.protocol == ProtocolKind::Codecup && !seat.asked {
+        Duration::from_millis(seat.bot.time_control.startup_ms)
+    } else {
+        Duration::ZERO
+    };
+    seat.asked = true;
     let process = seat.process.as_mut().expect("spawned");
     // Messages before the clock starts get the same allowance for the pipe.
     let write_deadline = Instant::now() + allowed;
-    let send_failure = |f: IoFailure| Forfeit::from_io(f, "room in its input pipe", allowed);
+    let send_failure = |f: IoFailure| match f {
+        // The write failed because the bot is gone, not because its pipe was full.
+        IoFailure::Exited(how) => Forfeit::new(
+            Termination::Crash,
+            format!("{how} before its next command (the arena's write to it failed)"),
+        ),
+        f => Forfeit::from_io(f, "room in its input pipe", allowed),
+    };
     match seat.bot.protocol {
         ProtocolKind::Ugi => {
             let position = if moves.is_empty() {
@@ -388,13 +406,13 @@ async fn request_move(
         }
     }
     let started = Instant::now();
-    let deadline = started + allowed;
+    let deadline = started + allowed + grace;
     let reply = loop {
         let line = match process.read_line(deadline).await {
             Ok(line) => line,
             Err(f) => {
-                seat.clock.charge(started.elapsed());
-                return Err(Forfeit::from_io(f, "move", allowed));
+                seat.clock.charge(started.elapsed().saturating_sub(grace));
+                return Err(Forfeit::from_io(f, "move", allowed + grace));
             }
         };
         match seat.bot.protocol {
@@ -425,7 +443,7 @@ async fn request_move(
             }
         }
     };
-    let spent = started.elapsed();
+    let spent = started.elapsed().saturating_sub(grace);
     if seat.clock.charge(spent) == Charge::Flagged {
         return Err(Forfeit::new(
             Termination::Timeout,

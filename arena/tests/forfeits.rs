@@ -226,3 +226,35 @@ fn an_arena_killed_by_sigkill_takes_its_bots_with_it() {
 fn still_alive_now(pids: &[u32]) -> Vec<u32> {
     pids.iter().copied().filter(|&p| !is_dead(p)).collect()
 }
+
+#[test]
+fn a_codecup_bot_s_start_up_is_not_charged_to_its_first_move() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    // Takes a second to start, far more than the 500 ms a move may take, then plays at once.
+    let script = tmp.path().join("slow-start.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nsleep 1\nexec {:?} bot random --codecup \"connect4 7 6\"\n",
+            env!("CARGO_BIN_EXE_arena")
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = format!(
+        "name = \"slowstart\"\ngames_per_pair = 2\nseed = 1\nconcurrency = 1\n[game]\nname = \"connect4\"\n\
+         [time_control]\nmax_move_ms = 500\nstartup_ms = 10000\n\
+         [[bots]]\nname = \"slow\"\ncommand = {:?}\nprotocol = \"codecup\"\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n",
+        script.display().to_string()
+    );
+    let path = write_config(tmp.path(), "slowstart", &config);
+    let out = run(tmp.path(), &path, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = games(tmp.path(), "slowstart");
+    assert_eq!(recorded.len(), 2);
+    for g in &recorded {
+        assert_eq!(g.termination.as_str(), "normal", "{g:?}");
+    }
+}
