@@ -406,6 +406,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode> {
         .collect::<Result<Vec<_>>>()?;
     let (program, bot_args) = args.command.split_first().context("no bot command")?;
     let opts = &arena::probe::ProbeOptions {
+        name_given: args.name.is_some(),
         name: args
             .name
             .unwrap_or_else(|| arena::probe::name_from_command(program, bot_args)),

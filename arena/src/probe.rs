@@ -18,9 +18,11 @@ use crate::record::GameRecord;
 #[derive(Clone, Debug)]
 pub struct ProbeOptions {
     /// The bot's name in the results (letters, digits, `.`, `_`, `-`). If it is the opponent's,
-    /// [`run`] renames the bot when the name is the command's derived one ([`name_from_command`]) and
-    /// refuses it otherwise.
+    /// [`run`] renames the bot when the name was derived ([`name_from_command`]) and refuses it when
+    /// the user chose it ([`ProbeOptions::name_given`]).
     pub name: String,
+    /// Whether the user chose [`ProbeOptions::name`] (`--name`) rather than the probe deriving it.
+    pub name_given: bool,
     /// The executable: a path (with a `/`, relative to the working directory) or a name on `PATH`.
     pub command: String,
     /// Its arguments.
@@ -261,16 +263,13 @@ pub fn move_times(transcript: &str, bot: &str, protocol: ProtocolKind) -> MoveTi
 /// unknown game or opponent is an error here), runs it afresh into `<results_root>/probe-<name>/` (an
 /// earlier probe's folder is moved aside, never deleted) and keeps the config there as `config.toml`.
 ///
-/// The bot and the opponent need different names. When `o.name` is the opponent's and is the name
-/// [`name_from_command`] derives from the command (so probably not chosen: `arena probe --
-/// target/release/random`), the bot plays as `<name>-probed` instead, and the report says so
-/// ([`ProbeReport::renamed_from`]). An explicit `--name` equal to the command's derived name cannot be
-/// told apart from it and is renamed the same way.
+/// The bot and the opponent need different names. When `o.name` is the opponent's and was derived
+/// from the command (`arena probe -- target/release/random`), the bot plays as `<name>-probed` instead,
+/// and the report says so ([`ProbeReport::renamed_from`]).
 ///
 /// # Errors
-/// An odd number of games; a name equal to the opponent's that is not the command's derived name (an
-/// explicit `--name`: choose another); a config the plan refuses; a results folder that cannot be
-/// written.
+/// An odd number of games; a `--name` the user chose equal to the opponent's (choose another); a config
+/// the plan refuses; a results folder that cannot be written or is in use.
 pub async fn run(
     o: &ProbeOptions,
     self_exe: &Path,
@@ -315,14 +314,14 @@ pub async fn run(
 /// `o` with a name distinct from the opponent's (see [`run`]), and the name it replaced if any.
 ///
 /// # Errors
-/// `o.name` is the opponent's but not the command's derived name, i.e. the user chose it.
+/// `o.name` is the opponent's and the user chose it.
 fn distinct_name(o: &ProbeOptions) -> anyhow::Result<(ProbeOptions, Option<String>)> {
     let mut o = o.clone();
     if o.name != o.opponent {
         return Ok((o, None));
     }
     anyhow::ensure!(
-        o.name == name_from_command(&o.command, &o.args),
+        !o.name_given,
         "--name {:?} is also the opponent's name (--opponent {:?}): choose another --name",
         o.name,
         o.opponent
@@ -674,6 +673,7 @@ mod tests {
     fn options() -> ProbeOptions {
         ProbeOptions {
             name: "my-bot".into(),
+            name_given: false,
             command: "./bots/my \"bot\"".into(),
             args: vec!["--level".into(), "3".into()],
             protocol: ProtocolKind::Ugi,
@@ -709,8 +709,8 @@ mod tests {
         let c = crate::config::Config::parse(&config_text(&renamed), Path::new("p.toml")).unwrap();
         assert_eq!(c.bots[0].name, "random-probed");
         assert_eq!(c.bots[1].name, "random");
-        // `--name random` for another command: the user chose it.
-        o.command = "./bots/mine".into();
+        // `--name random`: the user chose it, even when it is also the derived name.
+        o.name_given = true;
         let e = distinct_name(&o).unwrap_err().to_string();
         assert!(e.contains("choose another --name"), "{e}");
         assert!(e.contains("\"random\""), "{e}");
