@@ -189,15 +189,7 @@ fn an_arena_killed_by_sigkill_takes_its_bots_with_it() {
          [[bots]]\nname = \"a\"\n{hang}[[bots]]\nname = \"b\"\n{hang}"
     );
     let path = write_config(tmp.path(), "killed", &config);
-    let mut arena = common::arena()
-        .arg("run")
-        .arg(&path)
-        .arg("--results")
-        .arg(tmp.path().join("results"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut arena = common::spawn_run(tmp.path(), &path);
     let waited = std::time::Instant::now();
     let started = loop {
         let listed: Vec<u32> = std::fs::read_to_string(&pids)

@@ -155,21 +155,9 @@ fn a_second_run_on_a_folder_in_use_is_refused_and_double_records_are_caught() {
              [time_control]\ntime_ms = 10000\n[[bots]]\nname = \"a\"\n{slow}[[bots]]\nname = \"b\"\n{slow}"
         ),
     );
-    let mut first = common::arena()
-        .arg("run")
-        .arg(&config)
-        .arg("--results")
-        .arg(tmp.path().join("results"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = common::spawn_run(tmp.path(), &config);
+    common::wait_for_games(tmp.path(), "busy", 1);
     let csv = tmp.path().join("results/busy/games.csv");
-    let waited = std::time::Instant::now();
-    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(waited.elapsed() < std::time::Duration::from_secs(60));
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
     for extra in [&[][..], &["--fresh"][..]] {
         let second = run(tmp.path(), &config, extra);
         assert_eq!(second.status.code(), Some(1), "{}", text(&second));

@@ -60,7 +60,19 @@ pub fn signal_after(
     games: usize,
     signal: &str,
 ) -> std::process::ExitStatus {
-    let mut child = arena()
+    let mut child = spawn_run(dir, config);
+    wait_for_games(dir, name, games);
+    Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    child.wait().unwrap()
+}
+
+/// Starts `arena run <config>` into `<dir>/results` in the background, its output discarded.
+pub fn spawn_run(dir: &Path, config: &Path) -> std::process::Child {
+    arena()
         .arg("run")
         .arg(config)
         .arg("--results")
@@ -68,7 +80,12 @@ pub fn signal_after(
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Waits until tournament `name` under `<dir>/results` has recorded at least `games` games; panics
+/// after 60 s.
+pub fn wait_for_games(dir: &Path, name: &str, games: usize) {
     let csv = dir.join("results").join(name).join("games.csv");
     let waited = std::time::Instant::now();
     // The header line, then one line per game.
@@ -79,10 +96,4 @@ pub fn signal_after(
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    child.wait().unwrap()
 }
