@@ -256,8 +256,13 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
     let target = ResultsDir {
         path: into.to_owned(),
     };
-    // No run may append to the folder while it is rewritten.
-    let _lock = target.lock()?;
+    // No run may append to the folder while it is read and rewritten; a new folder is made (and
+    // locked) only once the sources have passed.
+    let existing_lock = if into.exists() {
+        Some(target.lock()?)
+    } else {
+        None
+    };
     let mut merged: Vec<(GameRecord, PathBuf)> = target
         .read_games()?
         .into_iter()
@@ -307,6 +312,10 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
     }
     let mut games: Vec<GameRecord> = merged.into_iter().map(|(r, _)| r).collect();
     games.sort_by(|a, b| a.id.cmp(&b.id));
+    let _lock = match existing_lock {
+        Some(lock) => lock,
+        None => target.lock()?,
+    };
 
     fs::create_dir_all(target.logs())
         .with_context(|| format!("creating {}", target.logs().display()))?;

@@ -473,4 +473,15 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
         merged,
         "a refused merge writes nothing"
     );
+    // Nor does it create a new target folder.
+    let out = arena()
+        .arg("merge")
+        .arg(other.path().join("results/smoke"))
+        .arg(results.join("smoke.shard-1-of-2"))
+        .arg("--into")
+        .arg(results.join("never"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(!results.join("never").exists());
 }
