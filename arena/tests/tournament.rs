@@ -145,13 +145,14 @@ fn an_interrupted_run_resumes_without_replaying_or_losing_games() {
 #[test]
 fn a_second_run_on_a_folder_in_use_is_refused_and_double_records_are_caught() {
     let tmp = tempfile::tempdir().unwrap();
-    // Slow bots, so the first run is still playing when the second starts.
+    // Slow bots and 200 games (well over a minute), so the first run is still playing when the others
+    // start; it is killed once they have been refused.
     let slow = "builtin = \"faulty\"\nargs = [\"--delay-ms\", \"50\"]\n";
     let config = write_config(
         tmp.path(),
         "busy",
         &format!(
-            "name = \"busy\"\ngames_per_pair = 20\nseed = 1\nconcurrency = 1\n[game]\nname = \"tictactoe\"\n\
+            "name = \"busy\"\ngames_per_pair = 200\nseed = 1\nconcurrency = 1\n[game]\nname = \"tictactoe\"\n\
              [time_control]\ntime_ms = 10000\n[[bots]]\nname = \"a\"\n{slow}[[bots]]\nname = \"b\"\n{slow}"
         ),
     );
