@@ -6,21 +6,12 @@
 //! `cargo bench -p games --bench dots -- --warm-up-time 1 --measurement-time 5`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use games::dots::{Dots, Move, Start};
+use games::dots::{Dots, Start};
 use games::Game;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
-const SEEDS: [u64; 3] = [3, 5, 7];
-
-fn shuffled_points(width: u8, height: u8, seed: u64) -> Vec<Move> {
-    let mut moves: Vec<Move> = (1..=height)
-        .flat_map(|y| (1..=width).map(move |x| Move::Put { x, y }))
-        .collect();
-    moves.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-    moves
-}
+#[path = "support/dots_points.rs"]
+mod dots_points;
+use dots_points::{shuffled_points, SEEDS};
 
 fn random_games(c: &mut Criterion) {
     for seed in SEEDS {

@@ -9,23 +9,12 @@
 //! output is the plies and the scores summed over all games, which must not change when the engine
 //! only gets faster.
 
-use games::dots::{Dots, Move, Start};
+use games::dots::{Dots, Start};
 use games::Game;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
-/// The seeds of `benches/dots.rs`.
-const SEEDS: [u64; 3] = [3, 5, 7];
-
-/// Every point of a `width` × `height` board, shuffled by `seed` (as in `benches/dots.rs`).
-fn shuffled_points(width: u8, height: u8, seed: u64) -> Vec<Move> {
-    let mut moves: Vec<Move> = (1..=height)
-        .flat_map(|y| (1..=width).map(move |x| Move::Put { x, y }))
-        .collect();
-    moves.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-    moves
-}
+#[path = "../benches/support/dots_points.rs"]
+mod dots_points;
+use dots_points::{shuffled_points, SEEDS};
 
 fn main() {
     let games: usize = match std::env::args().nth(1).map(|a| a.parse()) {
