@@ -9,7 +9,7 @@
 //! output is the plies and the scores summed over all games, which must not change when the engine
 //! only gets faster.
 
-use games::dots::{Dots, Start};
+use games::dots::{Dots, Move, Start};
 use games::Game;
 
 #[path = "../benches/support/dots_points.rs"]
