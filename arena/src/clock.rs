@@ -19,6 +19,63 @@ pub struct TimeControl {
     pub margin_ms: u64,
 }
 
+impl std::fmt::Display for TimeControl {
+    /// The time control as `games.csv` records it, ms: `10000+100` (budget + increment), `10000+100
+    /// max=2000` (with a per-move cap), or `max=2000` (a per-move cap alone). The startup deadline and the
+    /// margin are left out (they are part of the run's fingerprint instead).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.time_ms, self.max_move_ms) {
+            (Some(t), None) => write!(f, "{t}+{}", self.inc_ms),
+            (Some(t), Some(m)) => write!(f, "{t}+{} max={m}", self.inc_ms),
+            (None, Some(m)) => write!(f, "max={m}"),
+            (None, None) => f.write_str("none"),
+        }
+    }
+}
+
+/// A time control read back from its `games.csv` text ([`TimeControl`]'s `Display`), ms. For the game
+/// records' exporters (PGN's `TimeControl` tag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordedTimeControl {
+    /// Time for the whole game, ms.
+    pub time_ms: Option<u64>,
+    /// Increment per move, ms.
+    pub inc_ms: u64,
+    /// Cap per move, ms.
+    pub max_move_ms: Option<u64>,
+}
+
+impl std::str::FromStr for RecordedTimeControl {
+    type Err = String;
+    /// Parses `10000+100`, `10000+100 max=2000` or `max=2000`.
+    ///
+    /// # Errors
+    /// Text in none of these forms.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad =
+            || format!("time control {s:?}: expected TIME+INC, TIME+INC max=MS or max=MS (ms)");
+        let mut tc = RecordedTimeControl {
+            time_ms: None,
+            inc_ms: 0,
+            max_move_ms: None,
+        };
+        for word in s.split_whitespace() {
+            if let Some(m) = word.strip_prefix("max=") {
+                tc.max_move_ms = Some(m.parse().map_err(|_| bad())?);
+            } else if let Some((t, i)) = word.split_once('+') {
+                tc.time_ms = Some(t.parse().map_err(|_| bad())?);
+                tc.inc_ms = i.parse().map_err(|_| bad())?;
+            } else {
+                return Err(bad());
+            }
+        }
+        if tc.time_ms.is_none() && tc.max_move_ms.is_none() {
+            return Err(bad());
+        }
+        Ok(tc)
+    }
+}
+
 /// One bot's clock during a game. Runs only while the arena waits for that bot's move.
 #[derive(Clone, Debug)]
 pub struct Clock {
@@ -120,6 +177,24 @@ mod tests {
         assert_eq!(c.charge(Duration::from_millis(201)), Charge::Flagged);
         let mut c = Clock::new(tc(Some(100), 0, None));
         assert_eq!(c.charge(Duration::from_millis(101)), Charge::Flagged);
+    }
+
+    #[test]
+    fn a_time_control_reads_back_from_its_record_text() {
+        for (tc, text) in [
+            (tc(Some(10_000), 100, None), "10000+100"),
+            (tc(Some(5000), 0, Some(700)), "5000+0 max=700"),
+            (tc(None, 0, Some(2000)), "max=2000"),
+        ] {
+            assert_eq!(tc.to_string(), text);
+            let back: RecordedTimeControl = text.parse().unwrap();
+            assert_eq!(
+                (back.time_ms, back.inc_ms, back.max_move_ms),
+                (tc.time_ms, tc.inc_ms, tc.max_move_ms)
+            );
+        }
+        assert!("".parse::<RecordedTimeControl>().is_err());
+        assert!("10s".parse::<RecordedTimeControl>().is_err());
     }
 
     #[test]

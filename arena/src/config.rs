@@ -38,12 +38,57 @@ pub struct Config {
     pub concurrency: Option<usize>,
     /// Adjudicate a game after this many plies (Dots: by score; others: a draw). Default: never.
     pub max_plies: Option<u32>,
+    /// `[limits]`: resource limits of every bot's process tree, per game; a bot's own `limits` table
+    /// overrides them key by key. Safe defaults apply to every key left out ([`LimitsConfig`]).
+    #[serde(default)]
+    pub limits: LimitsConfig,
+    /// Stop the waiting bot's processes while its opponent thinks and resume them before it is sent
+    /// anything (CodeCup's rule), so pondering and concurrent games cannot steal CPU. Default true.
+    pub suspend_idle: Option<bool>,
+    /// Run every bot inside this sandbox (a bot's own `sandbox` overrides it): `none` (default) or
+    /// `bubblewrap` (Debian's `bwrap`: no network, a read-only system, its own writable working directory
+    /// and `/tmp`, a clean environment).
+    pub sandbox: Option<SandboxKind>,
     /// The game and its variant.
     pub game: GameConfig,
     /// The time control of every bot that does not set its own.
     pub time_control: TimeControlConfig,
     /// The players, at least two.
     pub bots: Vec<BotConfig>,
+}
+
+/// `[limits]` (or a bot's `limits = { … }`): resource limits of one bot's processes during one game, as
+/// isolate's `--mem`, `--processes`, `--fsize` and `--time`. Each key left out takes the tournament's
+/// value, then the default; 0 turns a limit off. A bot stopped by a limit forfeits, and the record's
+/// detail names the limit (`memory limit 256 MiB`).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Memory of the bot's whole process tree, MiB (cgroup `memory.max`; without a memory cgroup, the
+    /// address space of each process, `RLIMIT_AS`). Default 1024.
+    pub memory_mb: Option<u64>,
+    /// Processes and threads of the bot's tree (cgroup `pids.max`; without a pids cgroup,
+    /// `RLIMIT_NPROC`, which counts the user's processes and does not bind root). Default 128.
+    pub processes: Option<u64>,
+    /// CPU time of each of the bot's processes over the game, s (`RLIMIT_CPU`). Default 0: off (the clock
+    /// already bounds the time a bot thinks, and an idle bot is suspended).
+    pub cpu_s: Option<u64>,
+    /// Largest file the bot may write, MiB (`RLIMIT_FSIZE`). Default 64.
+    pub file_mb: Option<u64>,
+    /// Open file descriptors per process (`RLIMIT_NOFILE`). Default 1024.
+    pub open_files: Option<u64>,
+}
+
+/// A sandbox for bot processes.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum SandboxKind {
+    /// No sandbox: the bot sees the machine as the arena's user does (its limits still apply).
+    #[default]
+    None,
+    /// Debian's `bubblewrap` (`bwrap`): new namespaces without network, the system read-only, a writable
+    /// working directory of its own under the run's folder, its own `/tmp`, a clean environment.
+    Bubblewrap,
 }
 
 /// `[openings]`: an opening book as a text file, one opening per line (cutechess's and fastchess's
@@ -166,14 +211,16 @@ fn default_startup_ms() -> u64 {
 pub struct BotConfig {
     /// Unique name in this tournament.
     pub name: String,
-    /// The executable: a path (with a `/`) or a name looked up on `PATH`.
+    /// The executable: a path (with a `/`), relative to the config file's folder unless absolute, or a
+    /// name looked up on `PATH`.
     pub command: Option<String>,
     /// Instead of `command`: a reference bot built into the `arena` binary, started as `arena bot <name>`.
     pub builtin: Option<String>,
     /// Arguments passed to the executable.
     #[serde(default)]
     pub args: Vec<String>,
-    /// The working directory of the process (default: the arena's).
+    /// The working directory of the process, relative to the config file's folder (default: the
+    /// arena's).
     pub dir: Option<PathBuf>,
     /// `ugi` (default) or `codecup`.
     #[serde(default)]
@@ -183,6 +230,10 @@ pub struct BotConfig {
     pub options: BTreeMap<String, toml::Value>,
     /// Overrides the tournament's time control for this bot.
     pub time_control: Option<TimeControlConfig>,
+    /// Overrides keys of the tournament's `[limits]` for this bot.
+    pub limits: Option<LimitsConfig>,
+    /// Overrides the tournament's `sandbox` for this bot.
+    pub sandbox: Option<SandboxKind>,
     /// Plays this bot as several variants, one per option setting: a grid (`{ depth = [2, 4] }`, every
     /// combination of the listed values) or a list (`[{ depth = 2 }, { depth = 4, seed = 1 }]`). Variant
     /// names are `name[option=value,…]`; their options are `options` with the sweep's values on top.

@@ -18,6 +18,7 @@ pub mod referee;
 pub mod replay;
 pub mod report;
 pub mod results;
+pub mod sandbox;
 pub mod schedule;
 pub mod standings;
 pub mod stats;

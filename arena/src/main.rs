@@ -532,6 +532,10 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
             for (k, v) in &b.options {
                 println!("  {:<16}   setoption {k} = {v}", "");
             }
+            println!("  {:<16}   limits: {}", "", b.limits);
+            if b.sandbox != arena::config::SandboxKind::None {
+                println!("  {:<16}   sandbox: {:?}", "", b.sandbox);
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

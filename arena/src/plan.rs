@@ -8,8 +8,10 @@ use games::{DotsStart, Game, GameKind, GameSpec, GameVisitor};
 
 use crate::clock::TimeControl;
 use crate::config::{
-    BotConfig, Config, Format, OpeningOrder, ProtocolKind, SprtConfig, Sweep, TimeControlConfig,
+    BotConfig, Config, Format, OpeningOrder, ProtocolKind, SandboxKind, SprtConfig, Sweep,
+    TimeControlConfig,
 };
+use crate::sandbox::Limits;
 use crate::stats::sprt::{Sprt, SprtModel};
 
 /// A tournament ready to run. Built by [`Plan::new`]; passed explicitly, never global.
@@ -40,6 +42,8 @@ pub struct Plan {
     pub concurrency: usize,
     /// Adjudication limit, plies.
     pub max_plies: Option<u32>,
+    /// Whether the waiting bot's processes are stopped while its opponent thinks (CodeCup's rule).
+    pub suspend_idle: bool,
     /// At least two, unique names.
     pub bots: Vec<BotPlan>,
 }
@@ -62,20 +66,29 @@ pub struct SprtPlan {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotPlan {
     pub name: String,
+    /// The command as the config gives it, for people and the run's fingerprint: `builtin random`, or the
+    /// `command` as written followed by its `args` (paths unresolved, so a moved folder still resumes).
+    pub command: String,
     pub launch: Launch,
     pub protocol: ProtocolKind,
     /// `setoption` pairs in config order (name, value as text).
     pub options: Vec<(String, String)>,
     pub time_control: TimeControl,
+    /// Resource limits of its processes, per game.
+    pub limits: Limits,
+    /// The sandbox its processes run in.
+    pub sandbox: SandboxKind,
 }
 
 /// How to start a bot's process.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
-    /// The executable, resolved (a path that exists).
+    /// The executable, resolved: an absolute path that exists (a `command` with a `/` taken relative to
+    /// the config file's folder, any other name found on `PATH`).
     pub program: PathBuf,
     pub args: Vec<String>,
-    /// Working directory; `None` for the arena's own.
+    /// Working directory, absolute (the config's `dir`, relative to the config file's folder); `None` for
+    /// the arena's own.
     pub dir: Option<PathBuf>,
 }
 
@@ -133,8 +146,18 @@ impl Plan {
         }
         let spec = game_spec(config).map_err(|m| err(format!("[game]: {m}")))?;
         let mut bots: Vec<BotPlan> = Vec::new();
+        // Paths in a config (`command`, `dir`, `[openings] file`) are relative to the config file's folder.
+        let base = config_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let base = if base.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            base
+        };
         for bot in &config.bots {
-            let variants = bot_plan(bot, config, self_exe)
+            let variants = bot_plan(bot, config, &base, self_exe)
                 .map_err(|m| err(format!("bot {:?}: {m}", bot.name)))?;
             for plan in variants {
                 if bots.iter().any(|b| b.name == plan.name) {
@@ -201,10 +224,7 @@ impl Plan {
         }
         let openings = match &config.openings {
             Some(o) => {
-                let file = match config_path.parent() {
-                    Some(dir) if o.file.is_relative() => dir.join(&o.file),
-                    _ => o.file.clone(),
-                };
+                let file = base.join(&o.file);
                 read_openings(spec, &file).map_err(|m| err(format!("[openings]: {m}")))?
             }
             None => Vec::new(),
@@ -257,6 +277,7 @@ impl Plan {
             seed: config.seed,
             concurrency,
             max_plies: config.max_plies,
+            suspend_idle: config.suspend_idle.unwrap_or(true),
             bots,
         })
     }
@@ -414,8 +435,14 @@ fn sweep_settings(sweep: &Sweep) -> Result<Vec<Vec<(String, String)>>, String> {
     Ok(variants)
 }
 
-/// The plans of one `[[bots]]` entry: one bot, or one per variant of its sweep.
-fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<Vec<BotPlan>, String> {
+/// The plans of one `[[bots]]` entry: one bot, or one per variant of its sweep. `base` is the config
+/// file's folder, which relative paths start from.
+fn bot_plan(
+    bot: &BotConfig,
+    config: &Config,
+    base: &Path,
+    self_exe: &Path,
+) -> Result<Vec<BotPlan>, String> {
     if bot.name.is_empty()
         || bot
             .name
@@ -424,6 +451,16 @@ fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<Vec<Bot
     {
         return Err("a bot name must be non-empty, without spaces, commas or '/'".into());
     }
+    let dir = match &bot.dir {
+        Some(d) => {
+            let dir = base.join(d);
+            if !dir.is_dir() {
+                return Err(format!("dir {} is not a directory", dir.display()));
+            }
+            Some(absolute(&dir)?)
+        }
+        None => None,
+    };
     let launch = match (&bot.command, &bot.builtin) {
         (Some(_), Some(_)) => return Err("give either command or builtin, not both".into()),
         (None, None) => {
@@ -443,20 +480,26 @@ fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<Vec<Bot
             Launch {
                 program: self_exe.to_owned(),
                 args,
-                dir: bot.dir.clone(),
+                dir: dir.clone(),
             }
         }
         (Some(command), None) => Launch {
-            program: resolve_command(command, bot.dir.as_deref())?,
+            program: resolve_command(command, base)?,
             args: bot.args.clone(),
-            dir: bot.dir.clone(),
+            dir: dir.clone(),
         },
     };
-    if let Some(dir) = &launch.dir {
-        if !dir.is_dir() {
-            return Err(format!("dir {} is not a directory", dir.display()));
-        }
-    }
+    let command = match (&bot.command, &bot.builtin) {
+        (Some(c), _) => std::iter::once(c.as_str())
+            .chain(bot.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" "),
+        (None, Some(b)) => std::iter::once(format!("builtin {b}"))
+            .chain(bot.args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" "),
+        (None, None) => unreachable!("refused above"),
+    };
     let options = bot
         .options
         .iter()
@@ -469,12 +512,16 @@ fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<Vec<Bot
     }
     let time_control = time_control(bot.time_control.as_ref().unwrap_or(&config.time_control))
         .map_err(|m| format!("time control: {m}"))?;
+    let limits = Limits::resolve(&config.limits, bot.limits.as_ref())?;
     let plan = BotPlan {
         name: bot.name.clone(),
+        command,
         launch,
         protocol: bot.protocol,
         options,
         time_control,
+        limits,
+        sandbox: bot.sandbox.or(config.sandbox).unwrap_or_default(),
     };
     let Some(sweep) = &bot.sweep else {
         return Ok(vec![plan]);
@@ -509,9 +556,15 @@ fn bot_plan(bot: &BotConfig, config: &Config, self_exe: &Path) -> Result<Vec<Bot
         .collect())
 }
 
-/// Finds an executable as a shell would: a name with a `/` is a path (relative to `dir` if given), any
-/// other name is looked up on `PATH`.
-fn resolve_command(command: &str, dir: Option<&Path>) -> Result<PathBuf, String> {
+/// `path` made absolute against the arena's working directory (without resolving symbolic links, so
+/// error messages show the path the user gave).
+fn absolute(path: &Path) -> Result<PathBuf, String> {
+    std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Finds an executable as a shell would: a name with a `/` is a path (relative to `base`, the config
+/// file's folder, unless absolute), any other name is looked up on `PATH`. Returns an absolute path.
+fn resolve_command(command: &str, base: &Path) -> Result<PathBuf, String> {
     let is_executable = |p: &Path| {
         use std::os::unix::fs::PermissionsExt;
         p.is_file()
@@ -520,26 +573,28 @@ fn resolve_command(command: &str, dir: Option<&Path>) -> Result<PathBuf, String>
                 .unwrap_or(false)
     };
     if command.contains('/') {
-        let path = match dir {
-            Some(d) if Path::new(command).is_relative() => d.join(command),
-            _ => PathBuf::from(command),
-        };
+        let path = base.join(command);
         return if is_executable(&path) {
-            Ok(PathBuf::from(command))
+            absolute(&path)
         } else if path.exists() {
             Err(format!(
-                "command {} is not an executable file",
+                "command {command} is not an executable file ({})",
                 path.display()
             ))
         } else {
-            Err(format!("command {} does not exist", path.display()))
+            Err(format!(
+                "command {command} does not exist ({}: a path in a config is relative to the config \
+                 file's folder)",
+                path.display()
+            ))
         };
     }
     let path_var = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path_var)
+    let found = std::env::split_paths(&path_var)
         .map(|d| d.join(command))
         .find(|p| is_executable(p))
-        .ok_or_else(|| format!("command {command:?} was not found on PATH"))
+        .ok_or_else(|| format!("command {command:?} was not found on PATH"))?;
+    absolute(&found)
 }
 
 #[cfg(test)]

@@ -166,6 +166,12 @@ pub struct GameRecord {
     pub score: Option<[u32; 2]>,
     /// Time spent on moves by [first, second], ms.
     pub time_ms: [u64; 2],
+    /// The time control each side played under, [first, second], as [`crate::clock::TimeControl`]'s
+    /// text (`10000+100`); empty in rows recorded before the column existed.
+    pub time_control: [String; 2],
+    /// The time each move took, ms, one per ply after the opening (the bots' moves, in order); a move
+    /// that was never made (a forfeit) has none. Empty in rows recorded before the column existed.
+    pub move_ms: Vec<u64>,
     /// Opening moves (already in `moves`).
     pub opening: Vec<String>,
     /// Every move played, in order, in the game's notation.
@@ -211,6 +217,8 @@ impl GameRecord {
             plies: 0,
             score: None,
             time_ms: [0, 0],
+            time_control: ["1000+0".into(), "1000+0".into()],
+            move_ms: vec![],
             opening: vec![],
             moves: vec![],
             seed: 1,
@@ -241,6 +249,42 @@ pub struct GameRow {
     /// Space-separated.
     pub moves: String,
     pub seed: u64,
+    /// The first player's time control (`10000+100`, ms).
+    #[serde(default)]
+    pub tc_first: String,
+    /// The second player's time control.
+    #[serde(default)]
+    pub tc_second: String,
+    /// Space-separated ms per ply after the opening.
+    #[serde(default)]
+    pub move_ms: String,
+}
+
+impl GameRow {
+    /// The column names of `games.csv`, in order (its header line).
+    pub const HEADER: [&'static str; 21] = [
+        "id",
+        "round",
+        "pair",
+        "game",
+        "variant",
+        "first",
+        "second",
+        "result",
+        "termination",
+        "detail",
+        "plies",
+        "score_first",
+        "score_second",
+        "time_first_ms",
+        "time_second_ms",
+        "opening",
+        "moves",
+        "seed",
+        "tc_first",
+        "tc_second",
+        "move_ms",
+    ];
 }
 
 impl From<&GameRecord> for GameRow {
@@ -264,6 +308,14 @@ impl From<&GameRecord> for GameRow {
             opening: r.opening.join(" "),
             moves: r.moves.join(" "),
             seed: r.seed,
+            tc_first: r.time_control[0].clone(),
+            tc_second: r.time_control[1].clone(),
+            move_ms: r
+                .move_ms
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
         }
     }
 }
@@ -277,7 +329,15 @@ impl TryFrom<GameRow> for GameRecord {
             (None, None) => None,
             _ => return Err(format!("{}: only one score", r.id)),
         };
+        let move_ms = r
+            .move_ms
+            .split_whitespace()
+            .map(|w| w.parse::<u64>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("{}: move_ms: {e}", r.id))?;
         Ok(GameRecord {
+            time_control: [r.tc_first, r.tc_second],
+            move_ms,
             result: r.result.parse()?,
             termination: r.termination.parse()?,
             opening: words(&r.opening),
@@ -301,6 +361,38 @@ impl TryFrom<GameRow> for GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_header_constant_is_the_order_rows_are_written_in() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(GameRow::from(&GameRecord::example(
+            "a",
+            "b",
+            GameResult::Draw,
+        )))
+        .unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next().unwrap(), GameRow::HEADER.join(","));
+    }
+
+    #[test]
+    fn rows_written_before_the_time_columns_still_read() {
+        let old =
+            "id,round,pair,game,variant,first,second,result,termination,detail,plies,score_first,\
+                   score_second,time_first_ms,time_second_ms,opening,moves,seed\n\
+                   g0001,1,1,connect4,7 6,a,b,1-0,normal,,7,,,3,4,,4 4 4 3 4 2 4,9\n";
+        let mut r = csv::Reader::from_reader(old.as_bytes());
+        let row: GameRow = r.deserialize().next().unwrap().unwrap();
+        let record = GameRecord::try_from(row).unwrap();
+        assert_eq!(record.moves.len(), 7);
+        assert_eq!(record.time_control, [String::new(), String::new()]);
+        assert!(record.move_ms.is_empty());
+        // And a row of today keeps its per-move times through the round trip.
+        let mut g = GameRecord::example("a", "b", GameResult::Draw);
+        g.move_ms = vec![3, 0, 17];
+        let back = GameRecord::try_from(GameRow::from(&g)).unwrap();
+        assert_eq!(back, g);
+    }
 
     #[test]
     fn each_side_moved_its_half_of_the_plies_after_the_opening() {

@@ -109,6 +109,8 @@ impl<'a> Referee<'a> {
             plies: 0,
             score: None,
             time_ms: [0, 0],
+            time_control: bots.map(|b| b.time_control.to_string()),
+            move_ms: Vec::new(),
             opening: game.opening.clone(),
             moves: Vec::new(),
             seed: game.seed,
@@ -229,7 +231,7 @@ impl<'a> Referee<'a> {
                 seats[1].clock.control().inc_ms,
             ];
             let seat = &mut seats[side.index()];
-            let text = request_move(seat, &record.moves, clocks, incs)
+            let (text, spent) = request_move(seat, &record.moves, clocks, incs)
                 .await
                 .map_err(|f| (side, f))?;
             let m: G::Move = text
@@ -242,6 +244,7 @@ impl<'a> Referee<'a> {
                 )
             })?;
             record.moves.push(m.to_string());
+            record.move_ms.push(spent);
             record.score = pos.score();
             seat.known = record.moves.len();
         }
@@ -331,13 +334,14 @@ async fn handshake(seat: &mut Seat<'_>, spec: &str, seed: u64) -> Result<(), For
         .map_err(|f| io(f, "readyok"))
 }
 
-/// Asks the seat's bot for its move in the position after `moves`, under its clock. Returns the move text.
+/// Asks the seat's bot for its move in the position after `moves`, under its clock. Returns the move text
+/// and the time it took, ms (as charged to the clock).
 async fn request_move(
     seat: &mut Seat<'_>,
     moves: &[String],
     clocks: [Option<u64>; 2],
     incs: [u64; 2],
-) -> Result<String, Forfeit> {
+) -> Result<(String, u64), Forfeit> {
     let allowed = seat.clock.allowance();
     // CodeCup has no handshake, so a bot's start-up and its first move cannot be told apart: the first
     // move also gets the startup time, not charged to the clock (as a UGI handshake is not).
@@ -454,5 +458,5 @@ async fn request_move(
             ),
         ));
     }
-    Ok(reply)
+    Ok((reply, spent.as_millis().min(u128::from(u64::MAX)) as u64))
 }

@@ -212,6 +212,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         })
         .collect();
     check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;
+    crate::results::fingerprint::check_and_record(&plan, &dir.path)?;
     // The config of the latest run (a resumed run may have changed, e.g., its `anchor`), unless the run
     // reads that very copy (`arena run results/x/config.toml`): copying a file onto itself empties it.
     let copy = dir.path.join("config.toml");

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
+pub mod fingerprint;
+
 use crate::record::{GameRecord, GameRow};
 
 /// The folder of one tournament's results.
@@ -132,12 +134,16 @@ impl ResultsDir {
         read_games_csv(&path)
     }
 
-    /// Opens `games.csv` for appending, writing the header if the file is new or empty.
+    /// Opens `games.csv` for appending, writing the header if the file is new or empty. A file written
+    /// by an older arena, whose header lacks today's columns, is first rewritten whole with today's header
+    /// (its rows keep their values; the new columns stay empty in them), through a temporary file and a
+    /// rename, so a cut-off rewrite leaves the old file whole.
     ///
     /// # Errors
     /// File-system errors, with the path.
     pub fn appender(&self) -> Result<GameWriter> {
         let path = self.games_csv();
+        upgrade_header(&path)?;
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -201,6 +207,44 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
     Ok(out)
 }
 
+/// Rewrites `games.csv` with today's header ([`GameRow::HEADER`]) if its header is another (an older
+/// arena's). A missing or empty file is left alone.
+fn upgrade_header(path: &Path) -> Result<()> {
+    let Ok(text) = fs::read_to_string(path) else {
+        return Ok(());
+    };
+    let Some(header) = text.lines().next() else {
+        return Ok(());
+    };
+    if header == GameRow::HEADER.join(",") {
+        return Ok(());
+    }
+    let games = read_games_csv(path)?;
+    write_games_csv(path, &games)
+}
+
+/// Writes `games` as a whole `games.csv` at `path`: to `<path>.partial` first, then renamed over `path`,
+/// so a write cut short leaves the old file whole.
+///
+/// # Errors
+/// File-system errors, with the path.
+pub fn write_games_csv(path: &Path, games: &[GameRecord]) -> Result<()> {
+    let partial = path.with_extension("csv.partial");
+    {
+        let mut w = csv::Writer::from_path(&partial)
+            .with_context(|| format!("writing {}", partial.display()))?;
+        for r in games {
+            w.serialize(GameRow::from(r))?;
+        }
+        w.flush()
+            .with_context(|| format!("writing {}", partial.display()))?;
+        w.get_ref()
+            .sync_all()
+            .with_context(|| format!("writing {}", partial.display()))?;
+    }
+    fs::rename(&partial, path).with_context(|| format!("writing {}", path.display()))
+}
+
 fn repair_last_line(path: &Path) -> io::Result<()> {
     let mut f = OpenOptions::new().read(true).write(true).open(path)?;
     let len = f.metadata()?.len();
@@ -249,9 +293,9 @@ impl GameWriter {
 /// as a resume would).
 ///
 /// # Errors
-/// A folder without `games.csv`, an unreadable row, games of different games or variants, or one game id
-/// recorded differently in two places (two different tournaments); `into` in use by a run; nothing is
-/// written then.
+/// A folder without `games.csv`, an unreadable row, games of different games or variants, one game id
+/// recorded differently in two places (two different tournaments), folders whose fingerprints differ
+/// (played under different configs); `into` in use by a run; nothing is written then.
 pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
     let target = ResultsDir {
         path: into.to_owned(),
@@ -310,6 +354,28 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
             }
         }
     }
+    // One fingerprint for all: shards of one tournament were played under one config.
+    let mut fingerprint: Option<(fingerprint::Fingerprint, PathBuf)> =
+        fingerprint::Fingerprint::load(into)?.map(|f| (f, into.to_owned()));
+    for source in sources {
+        let Some(f) = fingerprint::Fingerprint::load(source)? else {
+            continue;
+        };
+        match &fingerprint {
+            Some((seen, at)) => {
+                let changes = f.changes_from(seen);
+                if !changes.is_empty() {
+                    bail!(
+                        "{} was played under another config than {}:\n  {}",
+                        source.display(),
+                        at.display(),
+                        changes.join("\n  ")
+                    );
+                }
+            }
+            None => fingerprint = Some((f, source.clone())),
+        }
+    }
     let mut games: Vec<GameRecord> = merged.into_iter().map(|(r, _)| r).collect();
     games.sort_by(|a, b| a.id.cmp(&b.id));
     let _lock = match existing_lock {
@@ -319,19 +385,11 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
 
     fs::create_dir_all(target.logs())
         .with_context(|| format!("creating {}", target.logs().display()))?;
-    // Write aside, then rename: a merge cut short leaves the old games.csv whole.
-    let partial = into.join("games.csv.merging");
-    {
-        let mut w = csv::Writer::from_path(&partial)
-            .with_context(|| format!("writing {}", partial.display()))?;
-        for r in &games {
-            w.serialize(GameRow::from(r))?;
-        }
-        w.flush()
-            .with_context(|| format!("writing {}", partial.display()))?;
+    // Written aside, then renamed: a merge cut short leaves the old games.csv whole.
+    write_games_csv(&target.games_csv(), &games)?;
+    if let Some((f, _)) = &fingerprint {
+        f.save(into)?;
     }
-    fs::rename(&partial, target.games_csv())
-        .with_context(|| format!("writing {}", target.games_csv().display()))?;
     let config = into.join("config.toml");
     if !config.exists() {
         if let Some(found) = sources
