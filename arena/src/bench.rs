@@ -104,7 +104,9 @@ async fn arena_round_trip(exe: &Path, n: usize) -> Result<Duration> {
         args: vec!["bot".into(), "random".into()],
         dir: None,
     };
-    let mut bot = BotProcess::spawn("random", &launch, None, Transcript::new())
+    let containment = crate::sandbox::Containment::bare();
+    let jail = crate::sandbox::Jail::none(&containment);
+    let mut bot = BotProcess::spawn("random", &launch, None, Transcript::new(), jail)
         .context("starting arena bot random")?;
     let far = || Instant::now() + Duration::from_secs(10);
     for _ in 0..n / 10 {

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod config;
 pub mod crosstable;
 pub mod head_to_head;
+pub mod options;
 pub mod plan;
 pub mod probe;
 pub mod process;

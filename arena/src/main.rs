@@ -105,6 +105,9 @@ enum Command {
         #[arg(long)]
         every: bool,
     },
+    /// Show the containment layers this machine gives bot processes (cgroups, rlimits, subreaper,
+    /// freezer, bubblewrap) and the default limits.
+    Doctor,
     /// Check config files and print their plans without playing.
     Check {
         #[arg(required = true)]
@@ -210,6 +213,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bot { name, args } => return bots::cli::run(&name, &args),
         Command::Check { configs } => check(&configs),
+        Command::Doctor => {
+            print!("{}", arena::sandbox::Containment::probe().report());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Ratings {
             dir,
             anchor,

@@ -44,6 +44,9 @@ pub struct Plan {
     pub max_plies: Option<u32>,
     /// Whether the waiting bot's processes are stopped while its opponent thinks (CodeCup's rule).
     pub suspend_idle: bool,
+    /// Whether the config sets a `processes` limit itself (a default one that the machine cannot enforce
+    /// is only noted; a configured one must be enforced or the run is refused).
+    pub processes_configured: bool,
     /// At least two, unique names.
     pub bots: Vec<BotPlan>,
 }
@@ -278,6 +281,12 @@ impl Plan {
             concurrency,
             max_plies: config.max_plies,
             suspend_idle: config.suspend_idle.unwrap_or(true),
+            processes_configured: config.limits.processes.is_some_and(|p| p > 0)
+                || config.bots.iter().any(|b| {
+                    b.limits
+                        .as_ref()
+                        .is_some_and(|l| l.processes.is_some_and(|p| p > 0))
+                }),
             bots,
         })
     }

@@ -16,6 +16,7 @@ use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::watch;
 
 use crate::plan::Launch;
+use crate::sandbox::Jail;
 
 /// The longest line a bot may write, bytes (without the newline). Longer is a protocol error.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -38,11 +39,15 @@ pub enum IoFailure {
     /// A line longer than [`MAX_LINE`].
     #[error("a line longer than {MAX_LINE} bytes")]
     LineTooLong,
+    /// A line that is not UTF-8 text; the bytes are shown escaped.
+    #[error("a line that is not UTF-8 text: {0}")]
+    NotUtf8(String),
 }
 
 enum Event {
     Line(String),
     TooLong,
+    NotUtf8(String),
     Closed,
 }
 
@@ -164,66 +169,86 @@ impl Default for Transcript {
     }
 }
 
-/// A running bot. Dropping it kills its whole process group.
+/// A running bot. Dropping it kills every process of the bot (its jail: cgroup, process group,
+/// inherited descendants).
 pub struct BotProcess {
     name: String,
     /// How the process ended, once it has: set by a task that owns the `Child` and waits for it.
-    exit: watch::Receiver<Option<String>>,
-    pgid: Option<i32>,
+    exit: watch::Receiver<Option<Result<ExitStatus, String>>>,
+    /// The containment of its processes; taken by [`BotProcess::shutdown`].
+    jail: Option<Jail>,
     stdin: Option<ChildStdin>,
     stdout: LineReader,
     stderr_task: Option<tokio::task::JoinHandle<()>>,
+    /// The last line the bot wrote to stderr (up to 200 bytes), for a crash's detail.
+    stderr_last: Arc<Mutex<String>>,
     transcript: Transcript,
     /// When the arena saw the process exit.
     exited_at: Option<Instant>,
+    /// Whether its processes are stopped ([`BotProcess::suspend`]).
+    suspended: bool,
 }
 
 impl BotProcess {
-    /// Starts `launch` in its own process group, with stdin/stdout piped and stderr drained to
-    /// `stderr_path` (created only if the bot writes to stderr; capped at [`MAX_STDERR`] bytes).
+    /// Starts `launch` in `jail` (its cgroups, rlimits and sandbox) and its own process group, with
+    /// stdin/stdout piped and stderr drained to `stderr_path` (created only if the bot writes to stderr;
+    /// capped at [`MAX_STDERR`] bytes).
     ///
     /// # Errors
-    /// The operating system's error if the executable cannot be started.
+    /// The operating system's error if the executable cannot be started (or the jail cannot be
+    /// entered).
     pub fn spawn(
         name: &str,
         launch: &Launch,
         stderr_path: Option<PathBuf>,
         transcript: Transcript,
+        mut jail: Jail,
     ) -> std::io::Result<BotProcess> {
-        let mut cmd = Command::new(&launch.program);
-        cmd.args(&launch.args)
+        let exec = jail.exec(launch);
+        let mut cmd = Command::new(&exec.program);
+        cmd.args(&exec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
-        if let Some(dir) = &launch.dir {
+        if let Some(dir) = &exec.dir {
             cmd.current_dir(dir);
         }
-        die_with_the_arena(&mut cmd);
+        confine(&mut cmd, &jail);
         let mut child = cmd.spawn()?;
-        let pgid = child.id().map(|p| p as i32);
+        let pid = child.id().map(|p| p as i32);
+        if let Some(pid) = pid {
+            jail.started(pid);
+        }
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let stderr_task = Some(tokio::spawn(drain_stderr(stderr, stderr_path)));
+        let stderr_last = Arc::new(Mutex::new(String::new()));
+        let stderr_task = Some(tokio::spawn(drain_stderr(
+            stderr,
+            stderr_path,
+            Arc::clone(&stderr_last),
+        )));
         let (exit_tx, exit) = watch::channel(None);
         tokio::spawn(async move {
-            let how = match child.wait().await {
-                Ok(status) => describe_exit(status),
-                Err(e) => format!("ended (its status is unknown: {e})"),
-            };
+            let how = child
+                .wait()
+                .await
+                .map_err(|e| format!("ended (its status is unknown: {e})"));
             let _ = exit_tx.send(Some(how));
         });
         Ok(BotProcess {
             name: name.to_string(),
             exit,
-            pgid,
+            jail: Some(jail),
             stdin,
             stdout: LineReader::new(stdout),
             stderr_task,
+            stderr_last,
             transcript,
             exited_at: None,
+            suspended: false,
         })
     }
 
@@ -237,6 +262,8 @@ impl BotProcess {
     /// # Errors
     /// [`IoFailure::Exited`] if the bot no longer reads; [`IoFailure::Timeout`] if its pipe stays full.
     pub async fn send(&mut self, line: &str, deadline: Instant) -> Result<(), IoFailure> {
+        // A suspended bot is resumed before it is sent anything.
+        self.suspend(false);
         self.transcript.log(&self.name, '>', line);
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(IoFailure::Exited("stdin is closed".into()));
@@ -280,6 +307,10 @@ impl BotProcess {
                         self.transcript.log(&self.name, '<', &format!("[a line longer than {MAX_LINE} bytes]"));
                         Err(IoFailure::LineTooLong)
                     }
+                    Event::NotUtf8(shown) => {
+                        self.transcript.log(&self.name, '<', &format!("[not UTF-8: {shown}]"));
+                        Err(IoFailure::NotUtf8(shown))
+                    }
                     Event::Closed => Err(self.gone().await),
                 },
                 _ = self.exit.changed(), if self.exited_at.is_none() => {
@@ -292,40 +323,111 @@ impl BotProcess {
         }
     }
 
+    /// A complete line the bot has already written that the arena has not read yet, taken without
+    /// waiting (from what the last read brought in): a second `bestmove` written with the first is found
+    /// here.
+    pub fn buffered_line(&mut self) -> Option<String> {
+        let line = self.stdout.buffered_line()?;
+        self.transcript.log(&self.name, '<', &line);
+        Some(line)
+    }
+
+    /// Stops (`true`) or resumes every process of the bot (CodeCup's rule for the idle player): its
+    /// cgroup's freezer, else SIGSTOP/SIGCONT to its process group. Idempotent.
+    pub fn suspend(&mut self, stopped: bool) {
+        if self.suspended == stopped {
+            return;
+        }
+        if let Some(jail) = &self.jail {
+            jail.suspend(stopped);
+        }
+        self.suspended = stopped;
+    }
+
     async fn gone(&mut self) -> IoFailure {
         let how = self.exit_description().await;
         self.transcript.log(&self.name, '<', &format!("[{how}]"));
         IoFailure::Exited(how)
     }
 
-    /// Waits until `until` for the process to exit; returns how it ended.
+    /// Waits until `until` for the process to exit; returns how it ended, in words: the exit status or
+    /// signal, the limit it ran into (`memory limit 256 MiB`), and the last line of its stderr.
     async fn wait_exit(&mut self, until: Instant) -> Option<String> {
-        let exited =
-            tokio::time::timeout_at(until.into(), self.exit.wait_for(Option::is_some)).await;
-        match exited {
-            Ok(Ok(how)) => how.clone(),
-            _ => None,
+        let status = {
+            let exited =
+                tokio::time::timeout_at(until.into(), self.exit.wait_for(Option::is_some)).await;
+            match exited {
+                Ok(Ok(how)) => how.clone()?,
+                _ => return None,
+            }
+        };
+        Some(self.explain(status))
+    }
+
+    fn explain(&self, status: Result<ExitStatus, String>) -> String {
+        let mut how = match &status {
+            Ok(s) => describe_exit(*s),
+            Err(e) => e.clone(),
+        };
+        let hit = self
+            .jail
+            .as_ref()
+            .and_then(|j| j.limit_hit(status.as_ref().ok().copied()));
+        if let Some(hit) = hit {
+            how = format!("{hit} ({how})");
+        } else if self.jail.as_ref().is_some_and(Jail::memory_as_rlimit)
+            && status.as_ref().is_ok_and(|s| {
+                use std::os::unix::process::ExitStatusExt;
+                matches!(s.signal(), Some(6 | 7 | 11))
+            })
+        {
+            how.push_str(
+                " (its memory is limited by an address-space rlimit: it may have run out)",
+            );
         }
+        let last = self
+            .stderr_last
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default();
+        if !last.is_empty() {
+            how.push_str(&format!("; its stderr ends: {last}"));
+        }
+        how
     }
 
     /// How the process ended: waits up to 500 ms for it to exit after its output closed.
     async fn exit_description(&mut self) -> String {
         let until = Instant::now() + Duration::from_millis(500);
-        self.wait_exit(until)
-            .await
-            .unwrap_or_else(|| "closed its output but did not exit".into())
+        // Its stderr may hold the reason; give the drain a moment to read the last of it.
+        let described = self.wait_exit(until).await;
+        if described.is_some() {
+            if let Some(task) = self.stderr_task.as_mut() {
+                let _ = tokio::time::timeout(Duration::from_millis(50), task).await;
+                self.stderr_task = None;
+            }
+            return self
+                .wait_exit(Instant::now())
+                .await
+                .unwrap_or_else(|| "closed its output but did not exit".into());
+        }
+        "closed its output but did not exit".into()
     }
 
-    /// Ends the bot: sends `quit_line` (if any), closes stdin, waits up to `grace` for it to exit, then
-    /// kills its whole process group (grandchildren included) and reaps it. Returns how it ended.
+    /// Ends the bot: resumes it, sends `quit_line` (if any), closes stdin, waits up to `grace` for it to
+    /// exit, then kills every process of it (its cgroup, its process group, inherited descendants),
+    /// removes its jail and reaps it. Returns how it ended.
     pub async fn shutdown(mut self, quit_line: Option<&str>, grace: Duration) -> String {
         let deadline = Instant::now() + grace;
+        self.suspend(false);
         if let Some(q) = quit_line {
             let _ = self.send(q, deadline).await;
         }
         drop(self.stdin.take());
         let quit = self.wait_exit(deadline).await;
-        self.kill_group();
+        if let Some(jail) = &self.jail {
+            jail.kill();
+        }
         let how = match quit {
             Some(how) => how,
             None => self
@@ -334,27 +436,43 @@ impl BotProcess {
                 .unwrap_or_else(|| "did not exit".into()),
         };
         if let Some(task) = self.stderr_task.take() {
-            // The group is dead, so stderr reaches EOF unless a stray process kept it open.
+            // Everything is dead, so stderr reaches EOF unless a stray process kept it open.
             let _ = tokio::time::timeout(Duration::from_secs(1), task).await;
         }
-        how
-    }
-
-    fn kill_group(&mut self) {
-        if let Some(pgid) = self.pgid.take() {
-            // ESRCH (no such group) is fine: everything already exited.
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(pgid),
-                nix::sys::signal::Signal::SIGKILL,
-            );
+        if let Some(jail) = self.jail.take() {
+            jail.finish();
         }
+        how
     }
 }
 
 impl Drop for BotProcess {
     fn drop(&mut self) {
-        // A cancelled game (Ctrl-C, a panic) still leaves no process behind.
-        self.kill_group();
+        // A cancelled game (Ctrl-C, a panic, an SPRT decided) still leaves no process behind.
+        if let Some(jail) = self.jail.take() {
+            jail.finish();
+        }
+    }
+}
+
+/// Sets up, between fork and exec, what confines the child: the parent-death signal, its cgroups and its
+/// rlimits.
+fn confine(cmd: &mut Command, jail: &Jail) {
+    die_with_the_arena(cmd);
+    let fds = jail.enter_fds();
+    let rlimits = jail.rlimits().clone();
+    // SAFETY: between fork and exec the closure only makes the system calls write and setrlimit (and
+    // getrlimit), which are async-signal-safe, on memory allocated before the fork; it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            for &fd in &fds {
+                // `0`: the writing process itself enters the cgroup, before it runs any code of the bot.
+                if nix::libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            rlimits.apply()
+        });
     }
 }
 
@@ -429,7 +547,7 @@ impl LineReader {
                 return if self.partial.is_empty() {
                     Event::Closed
                 } else {
-                    Event::Line(finish(&mut self.partial))
+                    self.finish()
                 };
             }
             let (take, newline) = match chunk.iter().position(|&b| b == b'\n') {
@@ -443,17 +561,65 @@ impl LineReader {
                 return Event::TooLong;
             }
             if newline {
-                return Event::Line(finish(&mut self.partial));
+                return self.finish();
+            }
+        }
+    }
+
+    /// A whole line already in the buffer, taken without any I/O; `None` if there is none.
+    fn buffered_line(&mut self) -> Option<String> {
+        if self.done {
+            return None;
+        }
+        let buffered = self.reader.buffer();
+        let i = buffered.iter().position(|&b| b == b'\n')?;
+        if self.partial.len() + i > MAX_LINE {
+            return None;
+        }
+        self.partial.extend_from_slice(&buffered[..i]);
+        self.reader.consume(i + 1);
+        match self.finish() {
+            Event::Line(l) => Some(l),
+            Event::NotUtf8(shown) => Some(format!("[not UTF-8: {shown}]")),
+            _ => None,
+        }
+    }
+
+    /// Takes the collected line out of `partial` as text, without a trailing `\r`; a line that is not
+    /// UTF-8 is an error (a bot's stray binary output is not a move), shown with its bad bytes escaped.
+    fn finish(&mut self) -> Event {
+        if self.partial.last() == Some(&b'\r') {
+            self.partial.pop();
+        }
+        let bytes = std::mem::take(&mut self.partial);
+        match String::from_utf8(bytes) {
+            Ok(s) => Event::Line(s),
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let shown: String = bytes
+                    .iter()
+                    .take(60)
+                    .flat_map(|&b| std::ascii::escape_default(b))
+                    .map(char::from)
+                    .collect();
+                Event::NotUtf8(shown)
             }
         }
     }
 }
 
-async fn drain_stderr(mut stderr: tokio::process::ChildStderr, path: Option<PathBuf>) {
+async fn drain_stderr(
+    mut stderr: tokio::process::ChildStderr,
+    path: Option<PathBuf>,
+    last: Arc<Mutex<String>>,
+) {
     let mut buf = vec![0u8; 8192];
     let mut file: Option<File> = None;
     let mut kept = 0usize;
     let mut dropped = 0usize;
+    // The current (unfinished) last line, up to LAST bytes.
+    const LAST: usize = 200;
+    let mut line: Vec<u8> = Vec::new();
     loop {
         let n = match stderr.read(&mut buf).await {
             Ok(0) | Err(_) => break,
@@ -472,6 +638,25 @@ async fn drain_stderr(mut stderr: tokio::process::ChildStderr, path: Option<Path
             }
             kept += keep;
         }
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                let text = String::from_utf8_lossy(&line).trim().to_string();
+                if !text.is_empty() {
+                    if let Ok(mut l) = last.lock() {
+                        *l = text;
+                    }
+                }
+                line.clear();
+            } else if line.len() < LAST {
+                line.push(b);
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&line).trim().to_string();
+    if !text.is_empty() {
+        if let Ok(mut l) = last.lock() {
+            *l = text;
+        }
     }
     if let (Some(f), true) = (file.as_mut(), dropped > 0) {
         let _ = writeln!(
@@ -479,16 +664,6 @@ async fn drain_stderr(mut stderr: tokio::process::ChildStderr, path: Option<Path
             "\n[{dropped} more bytes dropped: stderr is capped at {MAX_STDERR} bytes]"
         );
     }
-}
-
-/// Takes the collected line out of `line` as text, without a trailing `\r`.
-fn finish(line: &mut Vec<u8>) -> String {
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    let s = String::from_utf8_lossy(line).into_owned();
-    line.clear();
-    s
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! adjudication or by a forfeit naming its reason. The bots' processes are always shut down.
 
 use std::future::Future;
-use std::path::Path;
+use std::path::PathBuf;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use games::{Game, GameVisitor, Outcome, Player};
@@ -16,6 +17,7 @@ use crate::config::ProtocolKind;
 use crate::plan::{BotPlan, Plan};
 use crate::process::{BotProcess, IoFailure, Transcript};
 use crate::record::{GameRecord, GameResult, Termination};
+use crate::sandbox::Containment;
 use crate::schedule::ScheduledGame;
 
 /// How long a bot may take to exit after `quit` before its process group is killed.
@@ -46,7 +48,9 @@ impl Forfeit {
                 Termination::Crash,
                 format!("{how} while the arena waited for {waiting_for}"),
             ),
-            IoFailure::LineTooLong => Forfeit::new(Termination::Protocol, failure.to_string()),
+            IoFailure::LineTooLong | IoFailure::NotUtf8(_) => {
+                Forfeit::new(Termination::Protocol, failure.to_string())
+            }
         }
     }
 }
@@ -62,29 +66,57 @@ struct Seat<'a> {
     asked: bool,
 }
 
-/// Plays `game` of `plan`. Writes the bots' stderr and the protocol transcript under `logs` if given.
-/// Never fails: whatever the bots do ends as a [`GameRecord`].
-pub async fn play_game(plan: &Plan, game: &ScheduledGame, logs: Option<&Path>) -> GameRecord {
-    plan.spec.visit(Referee { plan, game, logs }).await
+/// Where a game runs: the folders it writes and the containment of its bots.
+#[derive(Clone)]
+pub struct GameEnv {
+    /// The transcript (`<id>.log`) and the bots' stderr go here; `None`: not kept.
+    pub logs: Option<PathBuf>,
+    /// The run's containment layers.
+    pub containment: Arc<Containment>,
+    /// Sandboxed bots get their working folders here (`<results dir>/sandbox`).
+    pub work_root: Option<PathBuf>,
+    /// The folder a sandboxed bot must not see (the results root: other bots' logs and folders).
+    pub hide: Option<PathBuf>,
+}
+
+/// A game that could not be set up by the arena's fault, not a bot's: a cgroup or folder that could
+/// not be made. The tournament stops (nothing recorded is lost).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}: {message}")]
+pub struct SetupError {
+    pub game: String,
+    pub message: String,
+}
+
+/// Plays `game` of `plan` in `env`. Whatever the bots do ends as a [`GameRecord`].
+///
+/// # Errors
+/// A [`SetupError`] when the arena cannot contain a bot as the plan asks.
+pub async fn play_game(
+    plan: &Plan,
+    game: &ScheduledGame,
+    env: &GameEnv,
+) -> Result<GameRecord, SetupError> {
+    plan.spec.visit(Referee { plan, game, env }).await
 }
 
 struct Referee<'a> {
     plan: &'a Plan,
     game: &'a ScheduledGame,
-    logs: Option<&'a Path>,
+    env: &'a GameEnv,
 }
 
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 impl<'a> GameVisitor for Referee<'a> {
-    type Output = BoxFuture<'a, GameRecord>;
+    type Output = BoxFuture<'a, Result<GameRecord, SetupError>>;
     fn visit<G: Game>(self, start: G) -> Self::Output {
         Box::pin(self.run(start))
     }
 }
 
 impl<'a> Referee<'a> {
-    async fn run<G: Game>(self, start: G) -> GameRecord {
+    async fn run<G: Game>(self, start: G) -> Result<GameRecord, SetupError> {
         let (plan, game) = (self.plan, self.game);
         let transcript = Transcript::new();
         let bots = [&plan.bots[game.first], &plan.bots[game.second]];
@@ -119,6 +151,18 @@ impl<'a> Referee<'a> {
         let outcome = self
             .contest(start, &mut seats, &transcript, &mut record)
             .await;
+        let outcome = match outcome {
+            Err(Fault::Setup(message)) => {
+                let [s0, s1] = &mut seats;
+                tokio::join!(shutdown(s0), shutdown(s1));
+                return Err(SetupError {
+                    game: game.id.clone(),
+                    message,
+                });
+            }
+            Err(Fault::Bot(side, f)) => Err((side, f)),
+            Ok(o) => Ok(o),
+        };
         match outcome {
             Ok((result, termination, detail)) => {
                 record.result = result;
@@ -136,21 +180,21 @@ impl<'a> Referee<'a> {
 
         let [s0, s1] = &mut seats;
         tokio::join!(shutdown(s0), shutdown(s1));
-        if let Some(dir) = self.logs {
+        if let Some(dir) = &self.env.logs {
             let _ = std::fs::write(dir.join(format!("{}.log", game.id)), transcript.text());
         }
-        record
+        Ok(record)
     }
 
     /// Starts the bots and plays the game. `Ok` is an ending by the rules or adjudication; `Err` names
-    /// the side that forfeited.
+    /// the side that forfeited, or the arena's own failure to set the game up.
     async fn contest<G: Game>(
         &self,
         mut pos: G,
         seats: &mut [Seat<'a>; 2],
         transcript: &Transcript,
         record: &mut GameRecord,
-    ) -> Result<(GameResult, Termination, String), (Player, Forfeit)> {
+    ) -> Result<(GameResult, Termination, String), Fault> {
         let (plan, game) = (self.plan, self.game);
         // Step 1. The opening (generated from the same rules, so it is legal).
         for text in &game.opening {
@@ -161,20 +205,38 @@ impl<'a> Referee<'a> {
         record.score = pos.score();
 
         // Step 2. Start both bots and shake hands, at the same time, under the startup deadline.
+        let env = self.env;
         for (i, seat) in seats.iter_mut().enumerate() {
             let side = if i == 0 { "first" } else { "second" };
-            let stderr = self
+            let who = if i == 0 {
+                Player::First
+            } else {
+                Player::Second
+            };
+            let stderr = env
                 .logs
+                .as_ref()
                 .map(|d| d.join(format!("{}-{side}-{}.stderr", game.id, seat.bot.name)));
-            match BotProcess::spawn(&seat.bot.name, &seat.bot.launch, stderr, transcript.clone()) {
+            let label = format!("{}-{side}-{}", game.id, seat.bot.name);
+            let jail = env
+                .containment
+                .jail(
+                    seat.bot,
+                    &label,
+                    env.work_root.as_deref(),
+                    env.hide.as_deref(),
+                )
+                .map_err(Fault::Setup)?;
+            match BotProcess::spawn(
+                &seat.bot.name,
+                &seat.bot.launch,
+                stderr,
+                transcript.clone(),
+                jail,
+            ) {
                 Ok(p) => seat.process = Some(p),
                 Err(e) => {
-                    let who = if i == 0 {
-                        Player::First
-                    } else {
-                        Player::Second
-                    };
-                    return Err((
+                    return Err(Fault::Bot(
                         who,
                         Forfeit::new(
                             Termination::Crash,
@@ -190,8 +252,16 @@ impl<'a> Referee<'a> {
             handshake(a, &spec_text, game.seed),
             handshake(b, &spec_text, game.seed)
         );
-        ra.map_err(|f| (Player::First, f))?;
-        rb.map_err(|f| (Player::Second, f))?;
+        ra.map_err(|f| Fault::Bot(Player::First, f))?;
+        rb.map_err(|f| Fault::Bot(Player::Second, f))?;
+        // CodeCup's rule: a bot sleeps while it is not its turn (it is woken to be told anything).
+        if plan.suspend_idle {
+            for seat in seats.iter_mut() {
+                if let Some(p) = seat.process.as_mut() {
+                    p.suspend(true);
+                }
+            }
+        }
 
         // Step 3. Moves until the game ends.
         loop {
@@ -233,22 +303,57 @@ impl<'a> Referee<'a> {
             let seat = &mut seats[side.index()];
             let (text, spent) = request_move(seat, &record.moves, clocks, incs)
                 .await
-                .map_err(|f| (side, f))?;
-            let m: G::Move = text
-                .parse()
-                .map_err(|e| (side, Forfeit::new(Termination::Illegal, format!("{e}"))))?;
+                .map_err(|f| Fault::Bot(side, f))?;
+            if plan.suspend_idle {
+                if let Some(p) = seat.process.as_mut() {
+                    p.suspend(true);
+                }
+            }
+            let m: G::Move = text.parse().map_err(|e| {
+                Fault::Bot(side, Forfeit::new(Termination::Illegal, format!("{e}")))
+            })?;
             pos.play(m).map_err(|e| {
-                (
+                Fault::Bot(
                     side,
                     Forfeit::new(Termination::Illegal, format!("move {text}: {e}")),
                 )
             })?;
+            second_answer(seat, &text).map_err(|f| Fault::Bot(side, f))?;
             record.moves.push(m.to_string());
             record.move_ms.push(spent);
             record.score = pos.score();
             seat.known = record.moves.len();
         }
     }
+}
+
+/// A legal answer is the only one: a second `bestmove` the bot wrote with it (already read in with it)
+/// is a protocol forfeit, not the answer to the next `go`.
+fn second_answer(seat: &mut Seat<'_>, first: &str) -> Result<(), Forfeit> {
+    if seat.bot.protocol != ProtocolKind::Ugi {
+        return Ok(());
+    }
+    let Some(process) = seat.process.as_mut() else {
+        return Ok(());
+    };
+    while let Some(line) = process.buffered_line() {
+        if line.split_whitespace().next() == Some("bestmove") {
+            return Err(Forfeit::new(
+                Termination::Protocol,
+                format!(
+                    "two answers to one go: bestmove {first}, then {:?}",
+                    line.trim()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why a game ended before its end by the rules: a bot's forfeit, or the arena's own failure.
+enum Fault {
+    Bot(Player, Forfeit),
+    Setup(String),
 }
 
 fn result_of(outcome: Outcome) -> GameResult {
@@ -289,6 +394,12 @@ async fn handshake(seat: &mut Seat<'_>, spec: &str, seed: u64) -> Result<(), For
         let mut words = line.split_whitespace();
         match words.next() {
             Some("ugiok") => break,
+            Some("bestmove") => {
+                return Err(Forfeit::new(
+                    Termination::Protocol,
+                    format!("{:?} before ugiok (no go was sent)", line.trim()),
+                ))
+            }
             Some("option") => {
                 let rest: Vec<&str> = words.collect();
                 if rest.first() == Some(&"name") {
@@ -327,6 +438,12 @@ async fn handshake(seat: &mut Seat<'_>, spec: &str, seed: u64) -> Result<(), For
         if line.trim() == "readyok" {
             break;
         }
+        if line.split_whitespace().next() == Some("bestmove") {
+            return Err(Forfeit::new(
+                Termination::Protocol,
+                format!("{:?} before readyok (no go was sent)", line.trim()),
+            ));
+        }
     }
     process
         .send("uginewgame", deadline)
@@ -352,6 +469,18 @@ async fn request_move(
     };
     seat.asked = true;
     let process = seat.process.as_mut().expect("spawned");
+    // An answer nobody asked for, left from the last go, would be taken for the answer to this one.
+    while let Some(line) = process.buffered_line() {
+        if line.split_whitespace().next() == Some("bestmove") {
+            return Err(Forfeit::new(
+                Termination::Protocol,
+                format!(
+                    "{:?} without a go (a second answer to the last one)",
+                    line.trim()
+                ),
+            ));
+        }
+    }
     // Messages before the clock starts get the same allowance for the pipe.
     let write_deadline = Instant::now() + allowed;
     let send_failure = |f: IoFailure| match f {

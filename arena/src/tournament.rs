@@ -13,9 +13,10 @@ use tokio::task::JoinSet;
 use crate::head_to_head::HeadToHead;
 use crate::plan::Plan;
 use crate::record::GameRecord;
-use crate::referee::play_game;
+use crate::referee::{play_game, GameEnv, SetupError};
 use crate::report::{Report, ReportOptions};
 use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
+use crate::sandbox::Containment;
 use crate::schedule::{schedule, ScheduledGame, Shard};
 use crate::stats::sprt::SprtDecision;
 
@@ -264,12 +265,31 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         );
     }
 
+    // Step: the containment layers, then the bots' options against what they declare, before any game.
+    let containment = Containment::probe();
+    containment
+        .check(&plan, plan.processes_configured)
+        .map_err(anyhow::Error::msg)?;
+    let env = Arc::new(GameEnv {
+        logs: Some(dir.logs()),
+        containment: Arc::clone(&containment),
+        work_root: Some(dir.path.join("sandbox")),
+        hide: Some(opts.results_root.clone()),
+    });
+    for warning in crate::options::preflight(&plan, &containment, env.work_root.as_deref())
+        .await
+        .map_err(anyhow::Error::msg)?
+    {
+        if !opts.quiet {
+            eprintln!("warning: {warning}");
+        }
+    }
+
     let mut writer = dir.appender()?;
     let mut progress = Progress::new(total, recorded.len(), opts.progress_bar, opts.quiet);
-    let logs = Arc::new(dir.logs());
     let started = Instant::now();
     let mut queue = todo.into_iter();
-    let mut running: JoinSet<GameRecord> = JoinSet::new();
+    let mut running: JoinSet<Result<GameRecord, SetupError>> = JoinSet::new();
     let mut played = 0;
     let mut interrupted = false;
     let stop = stop_signal();
@@ -277,8 +297,8 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     loop {
         while running.len() < plan.concurrency {
             let Some(game) = queue.next() else { break };
-            let (plan, logs) = (Arc::clone(&plan), Arc::clone(&logs));
-            running.spawn(async move { play_game(&plan, &game, Some(logs.as_path())).await });
+            let (plan, env) = (Arc::clone(&plan), Arc::clone(&env));
+            running.spawn(async move { play_game(&plan, &game, &env).await });
         }
         let finished = tokio::select! {
             r = running.join_next() => r,
@@ -291,7 +311,13 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         };
         let Some(joined) = finished else { break };
         let record = match joined {
-            Ok(r) => r,
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => {
+                // The arena cannot go on containing bots: stop, keeping every game recorded so far.
+                running.abort_all();
+                while running.join_next().await.is_some() {}
+                anyhow::bail!("{e}; the games recorded so far are kept");
+            }
             Err(e) => anyhow::bail!("a game task failed: {e}"),
         };
         played += 1;

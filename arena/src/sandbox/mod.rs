@@ -1,6 +1,493 @@
-//! Containment of bot processes: resource limits, the process tree's end with the game, the idle bot's
-//! suspension, and an optional bubblewrap sandbox.
+//! Containment of bot processes, in layers probed once per run (`arena doctor` shows them), as the IOI
+//! judge isolate and nsjail do it for untrusted programs:
+//!
+//! - **cgroups** ([`cgroup`]): one per bot process per game. `cgroup.kill` ends the whole tree with the
+//!   game, `setsid` daemons included; `memory.max` and `pids.max` cap it; `cgroup.freeze` stops the idle
+//!   bot. Used wherever the machine lets the arena create cgroups (root, or a delegated subtree).
+//! - **rlimits** ([`rlimit`]): file size, open files, CPU time and no core dumps always; address space and
+//!   process count where no cgroup controller covers memory or processes.
+//! - **subreaper** ([`reaper`]): the arena inherits every orphaned descendant of its bots, so even without
+//!   cgroups it can find and kill them, and it reaps them.
+//! - **the parent-death signal**: a bot's main process dies with the arena, even a SIGKILLed one.
+//! - **bubblewrap** ([`bubblewrap`]), when a config asks for `sandbox = "bubblewrap"`.
+//!
+//! [`Containment`] is the run's view of these layers; [`Jail`] confines one bot process for one game and
+//! is owned by its [`crate::process::BotProcess`].
 
+pub mod bubblewrap;
+pub mod cgroup;
 pub mod limits;
+pub mod reaper;
+pub mod rlimit;
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 pub use limits::{LimitHit, Limits};
+
+use crate::config::SandboxKind;
+use crate::plan::{BotPlan, Launch, Plan};
+use cgroup::{BotCgroup, Cgroups, Version};
+use reaper::Reaper;
+use rlimit::Rlimits;
+
+/// The containment layers of this machine, probed once per run, and the run's bookkeeping of its bots'
+/// processes. Dropping it removes the run's cgroup folders.
+#[derive(Debug)]
+pub struct Containment {
+    /// The cgroups the arena may use.
+    pub cgroups: Cgroups,
+    /// Whether the arena is a child subreaper.
+    pub subreaper: bool,
+    /// The `bwrap` executable, if found.
+    pub bwrap: Option<PathBuf>,
+    /// Whether the arena runs as root (`RLIMIT_NPROC` does not bind root).
+    pub root: bool,
+    /// The bots' main processes, to tell escaped descendants from them.
+    pub reaper: Reaper,
+    /// Numbers the bots' cgroups.
+    serial: AtomicU64,
+}
+
+impl Containment {
+    /// Probes the machine and takes the layers it offers: creates the run's cgroup folders where it may,
+    /// and makes the arena a child subreaper. Never fails; [`Containment::report`] says what is missing.
+    pub fn probe() -> Arc<Containment> {
+        Arc::new(Containment {
+            cgroups: Cgroups::probe(),
+            subreaper: reaper::become_subreaper(),
+            bwrap: bubblewrap::find(),
+            root: nix::unistd::geteuid().is_root(),
+            reaper: Reaper::default(),
+            serial: AtomicU64::new(0),
+        })
+    }
+
+    /// No layer but process groups and the parent-death signal (for the arena's own benchmarks).
+    pub fn bare() -> Arc<Containment> {
+        Arc::new(Containment {
+            cgroups: Cgroups::default(),
+            subreaper: false,
+            bwrap: None,
+            root: nix::unistd::geteuid().is_root(),
+            reaper: Reaper::default(),
+            serial: AtomicU64::new(0),
+        })
+    }
+
+    /// Whether `processes` limits can be enforced: by a pids cgroup, or by `RLIMIT_NPROC` for a user
+    /// that is not root.
+    pub fn enforces_processes(&self) -> bool {
+        self.cgroups.pids.is_some() || !self.root
+    }
+
+    /// Checks that this machine can contain `plan`'s bots as the plan asks, before any game.
+    ///
+    /// # Errors
+    /// One line naming the missing layer: a bubblewrap sandbox without a working `bwrap`, or a process
+    /// limit the config sets explicitly that neither a pids cgroup nor `RLIMIT_NPROC` can enforce (root
+    /// without a pids controller).
+    pub fn check(&self, plan: &Plan, explicit_processes: bool) -> Result<(), String> {
+        if plan
+            .bots
+            .iter()
+            .any(|b| b.sandbox == SandboxKind::Bubblewrap)
+        {
+            let bwrap = self.bwrap.as_ref().ok_or(
+                "sandbox = \"bubblewrap\" needs bwrap, which is not on PATH (Debian: apt-get install \
+                 bubblewrap)",
+            )?;
+            bubblewrap::works(bwrap).map_err(|e| format!("sandbox = \"bubblewrap\": {e}"))?;
+        }
+        if explicit_processes
+            && plan.bots.iter().any(|b| b.limits.processes.is_some())
+            && !self.enforces_processes()
+        {
+            return Err(
+                "limits: processes cannot be enforced here: no pids cgroup is available and \
+                        RLIMIT_NPROC does not bind root (run as another user, or give the arena a \
+                        cgroup; `arena doctor` shows the layers)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// A jail for one process of `bot`: its cgroups (named `<n>-<label>`), its rlimits, and for a
+    /// sandboxed bot its working folder `<work_root>/<label>` (created now, removed by
+    /// [`Jail::finish`]).
+    ///
+    /// # Errors
+    /// A cgroup or folder that cannot be created, or a sandboxed bot without `work_root`.
+    pub fn jail(
+        self: &Arc<Self>,
+        bot: &BotPlan,
+        label: &str,
+        work_root: Option<&Path>,
+        hide: Option<&Path>,
+    ) -> Result<Jail, String> {
+        let n = self.serial.fetch_add(1, Ordering::Relaxed) + 1;
+        let safe: String = label
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let cgroup = if self.cgroups.any() {
+            Some(self.cgroups.bot(
+                &format!("{n}-{safe}"),
+                bot.limits.memory_bytes(),
+                bot.limits.processes,
+            )?)
+        } else {
+            None
+        };
+        let memory_by_cgroup = self.cgroups.memory.is_some();
+        let processes_by_cgroup = self.cgroups.pids.is_some();
+        let users = if processes_by_cgroup || self.root || bot.limits.processes.is_none() {
+            0
+        } else {
+            rlimit::user_processes()
+        };
+        let rlimits =
+            Rlimits::for_limits(&bot.limits, memory_by_cgroup, processes_by_cgroup, users);
+        let mut jail = Jail {
+            containment: Arc::clone(self),
+            limits: bot.limits,
+            cgroup,
+            rlimits,
+            sandbox: None,
+            pid: None,
+        };
+        if bot.sandbox == SandboxKind::Bubblewrap {
+            let bwrap = self
+                .bwrap
+                .clone()
+                .ok_or("sandbox = \"bubblewrap\" needs bwrap, which is not on PATH")?;
+            let root =
+                work_root.ok_or("a sandboxed bot needs a results folder for its work folder")?;
+            let work = root.join(&safe);
+            std::fs::create_dir_all(&work)
+                .map_err(|e| format!("creating {}: {e}", work.display()))?;
+            let work = std::path::absolute(&work).map_err(|e| e.to_string())?;
+            jail.sandbox = Some(Sandbox {
+                bwrap,
+                work,
+                hide: hide.and_then(|h| std::path::absolute(h).ok()),
+            });
+        }
+        Ok(jail)
+    }
+
+    /// What `arena doctor` prints: each layer, whether it is in use, and why not.
+    pub fn report(&self) -> String {
+        let mut s = String::new();
+        let cg = &self.cgroups;
+        let yes_no = |b: bool| if b { "yes" } else { "no" };
+        let place = |p: &Option<cgroup::Place>| match p {
+            Some(p) => format!(
+                "cgroup {} ({})",
+                if p.version == Version::V2 { "v2" } else { "v1" },
+                p.run_dir.display()
+            ),
+            None => "none".into(),
+        };
+        let _ = writeln!(
+            s,
+            "arena doctor: the containment layers of this machine (Linux only)"
+        );
+        let _ = writeln!(
+            s,
+            "  process tree ends with the game: {}",
+            match (&cg.v2, cg.v2_kill) {
+                (Some(d), true) => format!("cgroup v2 cgroup.kill ({})", d.display()),
+                (Some(d), false) => format!(
+                    "cgroup v2 without cgroup.kill (Linux < 5.14): each listed process is killed ({})",
+                    d.display()
+                ),
+                (None, _) if self.subreaper =>
+                    "child subreaper: inherited descendants are killed at each game's end (no cgroup)"
+                        .into(),
+                (None, _) => "process group only (no cgroup, no subreaper)".into(),
+            }
+        );
+        let _ = writeln!(
+            s,
+            "  memory limit:                    {}",
+            match &cg.memory {
+                Some(_) => place(&cg.memory),
+                None => "RLIMIT_AS per process (address space; no memory cgroup)".into(),
+            }
+        );
+        let _ = writeln!(
+            s,
+            "  process limit:                   {}",
+            match (&cg.pids, self.root) {
+                (Some(_), _) => place(&cg.pids),
+                (None, false) => "RLIMIT_NPROC (counts all of the user's processes)".into(),
+                (None, true) =>
+                    "NOT ENFORCED: no pids cgroup, and RLIMIT_NPROC does not bind root".into(),
+            }
+        );
+        let _ = writeln!(
+            s,
+            "  idle bot suspended by:           {}",
+            match &cg.freezer {
+                Some(p) if p.version == Version::V2 =>
+                    format!("cgroup.freeze ({})", p.run_dir.display()),
+                Some(p) => format!("cgroup v1 freezer ({})", p.run_dir.display()),
+                None => "SIGSTOP/SIGCONT to the bot's process group".into(),
+            }
+        );
+        let _ = writeln!(
+            s,
+            "  file size, open files, CPU time: rlimits; core dumps off"
+        );
+        let _ = writeln!(
+            s,
+            "  child subreaper:                 {}",
+            yes_no(self.subreaper)
+        );
+        let _ = writeln!(
+            s,
+            "  parent-death signal:             yes (a bot's main process dies with the arena)"
+        );
+        let _ = writeln!(
+            s,
+            "  bubblewrap sandbox:              {}",
+            match &self.bwrap {
+                Some(b) => match bubblewrap::works(b) {
+                    Ok(()) => format!("available ({})", b.display()),
+                    Err(e) => format!("NOT usable: {e}"),
+                },
+                None => "not installed (Debian: apt-get install bubblewrap)".into(),
+            }
+        );
+        let _ = writeln!(
+            s,
+            "  running as root:                 {}",
+            yes_no(self.root)
+        );
+        for note in &cg.notes {
+            let _ = writeln!(s, "  note: {note}");
+        }
+        let _ = writeln!(s, "  default limits per bot and game: {}", Limits::DEFAULT);
+        s
+    }
+}
+
+impl Drop for Containment {
+    fn drop(&mut self) {
+        self.reaper.reap();
+        self.cgroups.remove();
+    }
+}
+
+/// A bubblewrap sandbox of one bot process.
+#[derive(Debug)]
+struct Sandbox {
+    bwrap: PathBuf,
+    /// Its writable working folder, removed after the game.
+    work: PathBuf,
+    /// The results folder hidden from it.
+    hide: Option<PathBuf>,
+}
+
+/// The confinement of one bot process for one game: its cgroups, rlimits and sandbox. Owned by the
+/// [`crate::process::BotProcess`] that runs in it.
+#[derive(Debug)]
+pub struct Jail {
+    containment: Arc<Containment>,
+    limits: Limits,
+    cgroup: Option<BotCgroup>,
+    rlimits: Rlimits,
+    sandbox: Option<Sandbox>,
+    /// The main process, once started.
+    pid: Option<i32>,
+}
+
+/// What to execute for a bot: the program, its arguments and working directory, after the sandbox (if
+/// any) has wrapped them.
+#[derive(Debug)]
+pub struct Exec {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    pub dir: Option<PathBuf>,
+}
+
+impl Jail {
+    /// A jail with no layer of its own (for the arena's benchmarks): the process group and the
+    /// parent-death signal still apply.
+    pub fn none(containment: &Arc<Containment>) -> Jail {
+        Jail {
+            containment: Arc::clone(containment),
+            limits: Limits::NONE,
+            cgroup: None,
+            rlimits: Rlimits::default(),
+            sandbox: None,
+            pid: None,
+        }
+    }
+
+    /// The command that starts `launch` in this jail.
+    pub fn exec(&self, launch: &Launch) -> Exec {
+        match &self.sandbox {
+            None => Exec {
+                program: launch.program.clone(),
+                args: launch.args.iter().map(OsString::from).collect(),
+                dir: launch.dir.clone(),
+            },
+            Some(sb) => {
+                let mut visible: Vec<PathBuf> = Vec::new();
+                if let Some(parent) = launch.program.parent() {
+                    visible.push(parent.to_path_buf());
+                }
+                visible.extend(launch.dir.iter().cloned());
+                Exec {
+                    program: sb.bwrap.clone(),
+                    args: bubblewrap::command_line(
+                        &launch.program,
+                        &launch.args,
+                        &sb.work,
+                        sb.hide.as_deref(),
+                        &visible,
+                    ),
+                    dir: Some(sb.work.clone()),
+                }
+            }
+        }
+    }
+
+    /// The `cgroup.procs` descriptors the child writes `0` to, between fork and exec.
+    pub fn enter_fds(&self) -> Vec<i32> {
+        self.cgroup
+            .as_ref()
+            .map(BotCgroup::enter_fds)
+            .unwrap_or_default()
+    }
+
+    /// The rlimits the child sets on itself between fork and exec.
+    pub fn rlimits(&self) -> &Rlimits {
+        &self.rlimits
+    }
+
+    /// Records the started main process (its process group has the same id).
+    pub fn started(&mut self, pid: i32) {
+        self.pid = Some(pid);
+        if let Some(cg) = self.cgroup.as_mut() {
+            cg.entered();
+        }
+        self.containment.reaper.register(pid);
+    }
+
+    /// Records that the main process's owner has waited for it.
+    pub fn reaped(&self) {
+        if let Some(pid) = self.pid {
+            self.containment.reaper.unregister(pid);
+        }
+    }
+
+    /// Stops (`true`) or resumes every process of the bot: its cgroup's freezer, else SIGSTOP/SIGCONT to
+    /// its process group.
+    pub fn suspend(&self, stopped: bool) {
+        if let Some(cg) = self.cgroup.as_ref().filter(|c| c.can_freeze()) {
+            if cg.freeze(stopped) {
+                return;
+            }
+        }
+        if let Some(pid) = self.pid {
+            let sig = if stopped {
+                nix::sys::signal::Signal::SIGSTOP
+            } else {
+                nix::sys::signal::Signal::SIGCONT
+            };
+            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), sig);
+        }
+    }
+
+    /// Kills every process of the bot: its cgroup (escaped descendants included), its process group,
+    /// and without a cgroup its descendants and the orphans the arena inherited; then reaps what the
+    /// arena inherited.
+    pub fn kill(&self) {
+        if let Some(cg) = &self.cgroup {
+            cg.kill();
+        }
+        if let Some(pid) = self.pid {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+            // A frozen group must be thawed for its processes to die (v1 freezer, SIGSTOP).
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGCONT,
+            );
+            if self.cgroup.is_none() && self.containment.subreaper {
+                self.containment.reaper.kill_tree(pid);
+            }
+        }
+        self.containment.reaper.reap();
+    }
+
+    /// The limit the bot ran into, judged from the kernel's counts and the way its main process ended
+    /// (`status`; a sandboxed bot's status is bwrap's, which exits with 128 + the signal's number).
+    pub fn limit_hit(&self, status: Option<ExitStatus>) -> Option<LimitHit> {
+        use std::os::unix::process::ExitStatusExt;
+        let l = &self.limits;
+        if let Some(cg) = &self.cgroup {
+            if cg.hit_memory_limit() {
+                return l.memory_mb.map(LimitHit::Memory);
+            }
+        }
+        let signal = status.and_then(|s| {
+            s.signal().or_else(|| {
+                s.code()
+                    .filter(|c| self.sandbox.is_some() && (129..160).contains(c))
+                    .map(|c| c - 128)
+            })
+        });
+        // The soft rlimits' signals, whose default action ends the process (the CPU hard limit's SIGKILL
+        // comes a second after SIGXCPU, to a bot that caught it).
+        match signal {
+            Some(s) if s == nix::libc::SIGXCPU => return l.cpu_s.map(LimitHit::Cpu),
+            Some(s) if s == nix::libc::SIGXFSZ => return l.file_mb.map(LimitHit::FileSize),
+            _ => {}
+        }
+        if self
+            .cgroup
+            .as_ref()
+            .is_some_and(BotCgroup::hit_process_limit)
+        {
+            return l.processes.map(LimitHit::Processes);
+        }
+        None
+    }
+
+    /// Whether the memory limit is an address-space rlimit (a bot that runs out then sees failed
+    /// allocations, not the OOM killer).
+    pub fn memory_as_rlimit(&self) -> bool {
+        self.rlimits.limits_address_space()
+    }
+
+    /// Ends the jail after the game: kills what is left, removes the bot's cgroups and its sandbox's
+    /// work folder.
+    pub fn finish(mut self) {
+        self.kill();
+        self.reaped();
+        if let Some(cg) = self.cgroup.take() {
+            cg.remove();
+        }
+        if let Some(sb) = self.sandbox.take() {
+            let _ = std::fs::remove_dir_all(&sb.work);
+        }
+        self.containment.reaper.reap();
+    }
+}
