@@ -36,6 +36,10 @@ pub enum IoFailure {
     /// The bot closed its output or exited; the text says how (exit status or signal).
     #[error("{0}")]
     Exited(String),
+    /// The bot exited over a resource limit; the text names the limit first (`memory limit 256 MiB
+    /// (killed by signal 9 (SIGKILL))`).
+    #[error("{0}")]
+    OverLimit(String),
     /// A line longer than [`MAX_LINE`].
     #[error("a line longer than {MAX_LINE} bytes")]
     LineTooLong,
@@ -277,7 +281,7 @@ impl BotProcess {
         };
         match tokio::time::timeout_at(deadline.into(), write).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(_)) => Err(IoFailure::Exited(self.exit_description().await)),
+            Ok(Err(_)) => Err(self.exit_description().await.failure()),
             Err(_) => Err(IoFailure::Timeout),
         }
     }
@@ -345,14 +349,15 @@ impl BotProcess {
     }
 
     async fn gone(&mut self) -> IoFailure {
-        let how = self.exit_description().await;
-        self.transcript.log(&self.name, '<', &format!("[{how}]"));
-        IoFailure::Exited(how)
+        let ended = self.exit_description().await;
+        self.transcript
+            .log(&self.name, '<', &format!("[{}]", ended.how));
+        ended.failure()
     }
 
     /// Waits until `until` for the process to exit; returns how it ended, in words: the exit status or
     /// signal, the limit it ran into (`memory limit 256 MiB`), and the last line of its stderr.
-    async fn wait_exit(&mut self, until: Instant) -> Option<String> {
+    async fn wait_exit(&mut self, until: Instant) -> Option<Ended> {
         let status = {
             let exited =
                 tokio::time::timeout_at(until.into(), self.exit.wait_for(Option::is_some)).await;
@@ -364,7 +369,7 @@ impl BotProcess {
         Some(self.explain(status))
     }
 
-    fn explain(&self, status: Result<ExitStatus, String>) -> String {
+    fn explain(&self, status: Result<ExitStatus, String>) -> Ended {
         let mut how = match &status {
             Ok(s) => describe_exit(*s),
             Err(e) => e.clone(),
@@ -393,11 +398,14 @@ impl BotProcess {
         if !last.is_empty() {
             how.push_str(&format!("; its stderr ends: {last}"));
         }
-        how
+        Ended {
+            how,
+            limit: hit.is_some(),
+        }
     }
 
     /// How the process ended: waits up to 500 ms for it to exit after its output closed.
-    async fn exit_description(&mut self) -> String {
+    async fn exit_description(&mut self) -> Ended {
         let until = Instant::now() + Duration::from_millis(500);
         // Its stderr may hold the reason; give the drain a moment to read the last of it.
         let described = self.wait_exit(until).await;
@@ -409,9 +417,9 @@ impl BotProcess {
             return self
                 .wait_exit(Instant::now())
                 .await
-                .unwrap_or_else(|| "closed its output but did not exit".into());
+                .unwrap_or_else(Ended::still_running);
         }
-        "closed its output but did not exit".into()
+        Ended::still_running()
     }
 
     /// Ends the bot: resumes it, sends `quit_line` (if any), closes stdin, waits up to `grace` for it to
@@ -429,11 +437,11 @@ impl BotProcess {
             jail.kill();
         }
         let how = match quit {
-            Some(how) => how,
+            Some(ended) => ended.how,
             None => self
                 .wait_exit(Instant::now() + Duration::from_secs(5))
                 .await
-                .unwrap_or_else(|| "did not exit".into()),
+                .map_or_else(|| "did not exit".into(), |e| e.how),
         };
         if let Some(task) = self.stderr_task.take() {
             // Everything is dead, so stderr reaches EOF unless a stray process kept it open.
@@ -443,6 +451,29 @@ impl BotProcess {
             jail.finish();
         }
         how
+    }
+}
+
+/// How a bot's process ended, in words, and whether a limit ended it.
+struct Ended {
+    how: String,
+    limit: bool,
+}
+
+impl Ended {
+    fn still_running() -> Ended {
+        Ended {
+            how: "closed its output but did not exit".into(),
+            limit: false,
+        }
+    }
+
+    fn failure(self) -> IoFailure {
+        if self.limit {
+            IoFailure::OverLimit(self.how)
+        } else {
+            IoFailure::Exited(self.how)
+        }
     }
 }
 

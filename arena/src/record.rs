@@ -81,28 +81,33 @@ pub enum Termination {
     Illegal,
     /// Forfeit: a bot broke the protocol (a line over 64 KiB, `bestmove` without a move, …).
     Protocol,
+    /// Forfeit: a bot went over a resource limit of its config (memory, processes, CPU time, file
+    /// size); the detail names the limit.
+    Limit,
     /// The `max_plies` limit: decided by score (Dots) or drawn.
     Adjudicated,
 }
 
 impl Termination {
     /// Every termination, in the order of the standings' forfeit columns.
-    pub const ALL: [Termination; 7] = [
+    pub const ALL: [Termination; 8] = [
         Termination::Normal,
         Termination::Ground,
         Termination::Timeout,
         Termination::Crash,
         Termination::Illegal,
         Termination::Protocol,
+        Termination::Limit,
         Termination::Adjudicated,
     ];
 
-    /// The four kinds of forfeit.
-    pub const FORFEITS: [Termination; 4] = [
+    /// The five kinds of forfeit.
+    pub const FORFEITS: [Termination; 5] = [
         Termination::Timeout,
         Termination::Crash,
         Termination::Illegal,
         Termination::Protocol,
+        Termination::Limit,
     ];
 
     /// Whether a bot lost by its own fault.
@@ -119,6 +124,7 @@ impl Termination {
             Termination::Crash => "crash",
             Termination::Illegal => "illegal",
             Termination::Protocol => "protocol",
+            Termination::Limit => "limit",
             Termination::Adjudicated => "adjudicated",
         }
     }

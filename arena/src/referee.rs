@@ -46,12 +46,26 @@ impl Forfeit {
             ),
             IoFailure::Exited(how) => Forfeit::new(
                 Termination::Crash,
-                format!("{how} while the arena waited for {waiting_for}"),
+                in_context(&how, &format!("while the arena waited for {waiting_for}")),
+            ),
+            IoFailure::OverLimit(how) => Forfeit::new(
+                Termination::Limit,
+                in_context(&how, &format!("while the arena waited for {waiting_for}")),
             ),
             IoFailure::LineTooLong | IoFailure::NotUtf8(_) => {
                 Forfeit::new(Termination::Protocol, failure.to_string())
             }
         }
+    }
+}
+
+/// `how` a process ended with `context` after the way it ended and before the end of its stderr:
+/// `exited with status 3 while the arena waited for move; its stderr ends: …`.
+fn in_context(how: &str, context: &str) -> String {
+    const STDERR: &str = "; its stderr ends: ";
+    match how.split_once(STDERR) {
+        Some((ended, stderr)) => format!("{ended} {context}{STDERR}{stderr}"),
+        None => format!("{how} {context}"),
     }
 }
 
@@ -487,7 +501,17 @@ async fn request_move(
         // The write failed because the bot is gone, not because its pipe was full.
         IoFailure::Exited(how) => Forfeit::new(
             Termination::Crash,
-            format!("{how} before its next command (the arena's write to it failed)"),
+            in_context(
+                &how,
+                "before its next command (the arena's write to it failed)",
+            ),
+        ),
+        IoFailure::OverLimit(how) => Forfeit::new(
+            Termination::Limit,
+            in_context(
+                &how,
+                "before its next command (the arena's write to it failed)",
+            ),
         ),
         f => Forfeit::from_io(f, "room in its input pipe", allowed),
     };

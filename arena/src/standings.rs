@@ -20,8 +20,9 @@ pub struct Standing {
     pub losses: u32,
     /// Win 1, draw ½.
     pub points: f64,
-    /// Games lost by forfeit, by kind, in the order of [`Termination::FORFEITS`] (timeout, crash, illegal, protocol).
-    pub forfeits: [u32; 4],
+    /// Games lost by forfeit, by kind, in the order of [`Termination::FORFEITS`] (timeout, crash,
+    /// illegal, protocol, limit).
+    pub forfeits: [u32; 5],
     /// Dots: own captured dots minus the opponents', over all games; `None` for other games.
     pub capture_diff: Option<i64>,
     /// Time spent on its moves over all games, ms (as each game's clock charged it).
@@ -72,7 +73,7 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
             draws: 0,
             losses: 0,
             points: 0.0,
-            forfeits: [0; 4],
+            forfeits: [0; 5],
             capture_diff: dots.then_some(0),
             time_ms: 0,
             moves: 0,
@@ -152,6 +153,7 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
         "forfeits_crash",
         "forfeits_illegal",
         "forfeits_protocol",
+        "forfeits_limit",
         "capture_diff",
         "ms_per_move",
         "elo",
@@ -197,8 +199,8 @@ pub fn table(rows: &[Standing]) -> String {
     let width = rows.iter().map(|s| s.bot.len()).max().unwrap_or(3).max(3);
     let dots = rows.iter().any(|s| s.capture_diff.is_some());
     let mut out = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:>6}  {:>17}",
-        "rank", "bot", "games", "won", "drew", "lost", "points", "score", "forfeits t/c/i/p"
+        "{:>4}  {:<width$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:>6}  {:>19}",
+        "rank", "bot", "games", "won", "drew", "lost", "points", "score", "forfeits t/c/i/p/l"
     );
     if dots {
         out.push_str("  captures±");
@@ -213,7 +215,7 @@ pub fn table(rows: &[Standing]) -> String {
         let f = s.forfeits;
         let _ = write!(
             out,
-            "{:>4}  {:<width$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:>5.1}%  {:>17}",
+            "{:>4}  {:<width$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:>5.1}%  {:>19}",
             s.rank,
             s.bot,
             s.games,
@@ -222,7 +224,7 @@ pub fn table(rows: &[Standing]) -> String {
             s.losses,
             s.points,
             s.score_pct(),
-            format!("{}/{}/{}/{}", f[0], f[1], f[2], f[3])
+            format!("{}/{}/{}/{}/{}", f[0], f[1], f[2], f[3], f[4])
         );
         if let Some(d) = s.capture_diff {
             let _ = write!(out, "  {d:>+10}");
@@ -312,10 +314,10 @@ mod tests {
             (a.games, a.wins, a.draws, a.losses, a.points),
             (3, 1, 1, 1, 1.5)
         );
-        assert_eq!(a.forfeits, [1, 0, 0, 0]);
+        assert_eq!(a.forfeits, [1, 0, 0, 0, 0]);
         assert_eq!(a.capture_diff, Some(4 + 3));
         let b = s.iter().find(|x| x.bot == "b").unwrap();
-        assert_eq!(b.forfeits, [0, 0, 1, 0]);
+        assert_eq!(b.forfeits, [0, 0, 1, 0, 0]);
         assert_eq!(s[0].bot, "c");
         assert_eq!(s[0].rank, 1);
         assert_eq!((s[1].bot.as_str(), s[1].rank), ("a", 2));

@@ -60,6 +60,84 @@ pub struct BotArgs {
     /// faulty: answer `bestmove` without a move on this move.
     #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
     pub nomove_on_move: Option<u32>,
+    /// faulty: exit with status 0 on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub exit0_on_move: Option<u32>,
+    /// faulty: abort (SIGABRT) on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub abort_on_move: Option<u32>,
+    /// faulty: die of SIGSEGV on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub segv_on_move: Option<u32>,
+    /// faulty: answer a move of another game on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub other_game_on_move: Option<u32>,
+    /// faulty: answer bytes that are not UTF-8 on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub bad_utf8_on_move: Option<u32>,
+    /// faulty: close stdout and stay alive on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub close_stdout_on_move: Option<u32>,
+    /// faulty: answer this move's go twice.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub two_answers_on_move: Option<u32>,
+    /// faulty: allocate memory without end on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub eat_memory_on_move: Option<u32>,
+    /// faulty: fork --forks children on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub fork_on_move: Option<u32>,
+    /// faulty: how many children --fork-on-move forks.
+    #[arg(
+        long,
+        default_value_t = 200,
+        value_name = "N",
+        help_heading = "Faults (faulty only)"
+    )]
+    pub forks: u32,
+    /// faulty: write a file of --file-mb MiB on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub big_file_on_move: Option<u32>,
+    /// faulty: the size of --big-file-on-move's file, MiB.
+    #[arg(
+        long,
+        default_value_t = 300,
+        value_name = "MB",
+        help_heading = "Faults (faulty only)"
+    )]
+    pub file_mb: u32,
+    /// faulty: open --files files on this move.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub open_files_on_move: Option<u32>,
+    /// faulty: how many files --open-files-on-move opens.
+    #[arg(
+        long,
+        default_value_t = 5000,
+        value_name = "N",
+        help_heading = "Faults (faulty only)"
+    )]
+    pub files: u32,
+    /// faulty: exit with status 3 before reading anything.
+    #[arg(long, help_heading = "Faults (faulty only)")]
+    pub crash_at_start: bool,
+    /// faulty: start a `setsid` daemon (double fork) that sleeps forever; its pid goes to --pid-file.
+    #[arg(long, help_heading = "Faults (faulty only)")]
+    pub daemon: bool,
+    /// faulty: ignore SIGTERM.
+    #[arg(long, help_heading = "Faults (faulty only)")]
+    pub ignore_sigterm: bool,
+    /// faulty: answer the first setoption with a bestmove (before readyok).
+    #[arg(long, help_heading = "Faults (faulty only)")]
+    pub bestmove_before_readyok: bool,
+    /// faulty: compute without end in a second thread (pondering on the opponent's time).
+    #[arg(long, help_heading = "Faults (faulty only)")]
+    pub ponder: bool,
+    /// faulty: write this many MiB to stderr from a thread while playing on.
+    #[arg(long, value_name = "MB", help_heading = "Faults (faulty only)")]
+    pub stderr_mb: Option<u32>,
+    /// faulty: append the process's CPU time, ms, to this file at every go.
+    #[arg(long, value_name = "PATH", help_heading = "Faults (faulty only)")]
+    pub cpu_file: Option<PathBuf>,
     /// faulty: never finish the handshake (no `ugiok`).
     #[arg(long, help_heading = "Faults (faulty only)")]
     pub no_ugiok: bool,
@@ -88,6 +166,17 @@ impl BotArgs {
             (Fault::Garbage, self.garbage_on_move),
             (Fault::Flood, self.flood_on_move),
             (Fault::NoMove, self.nomove_on_move),
+            (Fault::ExitZero, self.exit0_on_move),
+            (Fault::Abort, self.abort_on_move),
+            (Fault::Segv, self.segv_on_move),
+            (Fault::OtherGame, self.other_game_on_move),
+            (Fault::BadUtf8, self.bad_utf8_on_move),
+            (Fault::CloseStdout, self.close_stdout_on_move),
+            (Fault::TwoAnswers, self.two_answers_on_move),
+            (Fault::EatMemory, self.eat_memory_on_move),
+            (Fault::Fork(self.forks), self.fork_on_move),
+            (Fault::BigFile(self.file_mb), self.big_file_on_move),
+            (Fault::OpenFiles(self.files), self.open_files_on_move),
         ]
         .into_iter()
         .find_map(|(f, n)| n.map(|n| (f, n)))
@@ -99,6 +188,13 @@ impl BotArgs {
             || self.delay_ms > 0
             || self.spawn_child
             || self.pid_file.is_some()
+            || self.crash_at_start
+            || self.daemon
+            || self.ignore_sigterm
+            || self.bestmove_before_readyok
+            || self.ponder
+            || self.stderr_mb.is_some()
+            || self.cpu_file.is_some()
     }
 }
 
@@ -146,7 +242,24 @@ pub fn run(name: &str, args: &[String]) -> ExitCode {
 }
 
 fn run_faulty(args: &BotArgs) -> Result<(), String> {
+    if args.crash_at_start {
+        eprintln!("faulty: crashing at start-up, as asked");
+        std::process::exit(3);
+    }
+    if args.ignore_sigterm {
+        // SAFETY: setting a signal's disposition to ignore has no other effect.
+        unsafe { libc::signal(libc::SIGTERM, libc::SIG_IGN) };
+    }
     let mut pids = vec![std::process::id()];
+    if args.daemon {
+        pids.extend(crate::faulty::start_daemon());
+    }
+    if args.ponder {
+        crate::faulty::start_pondering();
+    }
+    if let Some(mb) = args.stderr_mb {
+        crate::faulty::flood_stderr(mb);
+    }
     let _child = if args.spawn_child {
         let child = std::process::Command::new("sleep")
             .arg("1000")
@@ -177,7 +290,10 @@ fn run_faulty(args: &BotArgs) -> Result<(), String> {
         }
         return Ok(());
     }
-    drive(FaultyEngine::new(args.fault(), args.delay_ms), args)
+    let mut engine = FaultyEngine::new(args.fault(), args.delay_ms);
+    engine.bestmove_before_readyok = args.bestmove_before_readyok;
+    engine.cpu_file = args.cpu_file.clone();
+    drive(engine, args)
 }
 
 fn drive<E: Engine>(mut engine: E, args: &BotArgs) -> Result<(), String> {

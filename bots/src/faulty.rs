@@ -1,7 +1,9 @@
 //! `faulty`: a bot that misbehaves on purpose, one flag per failure, for testing the arena.
 //!
 //! It plays random legal moves (as [`RandomEngine`]) until the move number given to a fault flag, then
-//! fails in the way the flag names. Modelled on fastchess's mock engines (`--crash-on-go`, …).
+//! fails in the way the flag names; other flags misbehave from the start (a daemon, a pondering thread, a
+//! stderr flood). Modelled on fastchess's mock engines (`--crash-on-go`, …). Everything here is meant to
+//! be contained by the arena: run it only under the arena.
 
 use std::io::Write;
 use std::time::Duration;
@@ -26,6 +28,28 @@ pub enum Fault {
     Flood,
     /// Answer `bestmove` with no move at all (a protocol error).
     NoMove,
+    /// Exit with status 0 instead of answering.
+    ExitZero,
+    /// Abort (SIGABRT).
+    Abort,
+    /// Die of a segmentation fault (SIGSEGV).
+    Segv,
+    /// Answer with a move of another game (a tic-tac-toe square in Connect Four, …).
+    OtherGame,
+    /// Answer with bytes that are not UTF-8.
+    BadUtf8,
+    /// Close stdout and stay alive, silent.
+    CloseStdout,
+    /// Answer one `go` twice, both answers in one write.
+    TwoAnswers,
+    /// Allocate and touch memory without end, 16 MiB at a time.
+    EatMemory,
+    /// Fork this many children (each sleeps); exit with status 3 when a fork is refused.
+    Fork(u32),
+    /// Write a file of this many MiB into the working directory.
+    BigFile(u32),
+    /// Open `/dev/null` this many times; exit with status 3 when an open is refused.
+    OpenFiles(u32),
 }
 
 /// The faulty engine: a random player with a scheduled fault and optional delays.
@@ -36,6 +60,11 @@ pub struct FaultyEngine {
     pub fault: Option<(Fault, u32)>,
     /// Sleep this long before every answer, ms (to spend clock time).
     pub delay_ms: u64,
+    /// Answer the first option it is sent (the arena sends `seed` before `isready`) with a `bestmove`:
+    /// an answer before `readyok`.
+    pub bestmove_before_readyok: bool,
+    /// Append the process's CPU time, ms (all threads), to this file at every `go`.
+    pub cpu_file: Option<std::path::PathBuf>,
     moves: u32,
 }
 
@@ -46,9 +75,32 @@ impl FaultyEngine {
             random: RandomEngine::default(),
             fault,
             delay_ms,
+            bestmove_before_readyok: false,
+            cpu_file: None,
             moves: 0,
         }
     }
+}
+
+/// A move in the notation of another game than `spec`'s (a Dots point in tic-tac-toe, a tic-tac-toe
+/// square in Connect Four, a Connect Four column in Dots).
+pub fn other_game_move(spec: GameSpec) -> &'static str {
+    match spec {
+        GameSpec::TicTacToe { .. } => "2-2",
+        GameSpec::Connect4 { .. } => "b2",
+        GameSpec::Dots { .. } => "4",
+    }
+}
+
+/// The CPU time this process has used, ms, all threads (`getrusage(RUSAGE_SELF)`).
+pub fn cpu_ms() -> u64 {
+    // SAFETY: getrusage writes the struct it is given and nothing else.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0;
+    }
+    let ms = |t: libc::timeval| t.tv_sec as u64 * 1000 + t.tv_usec as u64 / 1000;
+    ms(usage.ru_utime) + ms(usage.ru_stime)
 }
 
 /// A move string that parses in `spec`'s notation but lies off its board (for Connect Four 9 wide,
@@ -83,6 +135,9 @@ impl Engine for FaultyEngine {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        if self.bestmove_before_readyok {
+            raw("bestmove 1\n");
+        }
         self.random.set_option(name, value)
     }
 
@@ -93,6 +148,15 @@ impl Engine for FaultyEngine {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
         self.moves += 1;
+        if let Some(path) = &self.cpu_file {
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
+                let _ = f.write_all(format!("{}\n", cpu_ms()).as_bytes());
+            }
+        }
         if self.delay_ms > 0 {
             std::thread::sleep(Duration::from_millis(self.delay_ms));
         }
@@ -103,14 +167,178 @@ impl Engine for FaultyEngine {
                 Fault::Illegal => raw(&format!("bestmove {}\n", off_board_move(pos.spec()))),
                 Fault::Garbage => raw("bestmove banana\n"),
                 Fault::Flood => {
-                    raw(&"x".repeat(100 * 1024));
+                    // Four MiB without a newline: the arena stops reading at its line cap.
+                    let chunk = "x".repeat(64 * 1024);
+                    for _ in 0..64 {
+                        raw(&chunk);
+                    }
                     hang()
                 }
                 Fault::NoMove => raw("bestmove\n"),
+                Fault::ExitZero => std::process::exit(0),
+                Fault::Abort => std::process::abort(),
+                Fault::Segv => {
+                    // Rust's runtime handles SIGSEGV (to report stack overflows) and returns from a
+                    // raised one: restore the default action first.
+                    // SAFETY: signal and raise only change this process's handling and send it a signal.
+                    unsafe {
+                        libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+                        libc::raise(libc::SIGSEGV);
+                    }
+                    hang()
+                }
+                Fault::OtherGame => raw(&format!("bestmove {}\n", other_game_move(pos.spec()))),
+                Fault::BadUtf8 => {
+                    let mut out = std::io::stdout().lock();
+                    let _ = out.write_all(b"bestmove \xff\xfe\xc3\n");
+                    let _ = out.flush();
+                }
+                Fault::CloseStdout => {
+                    // SAFETY: closing fd 1 only ends this process's output.
+                    unsafe { libc::close(1) };
+                    hang()
+                }
+                Fault::TwoAnswers => {
+                    let legal = pos.legal_moves();
+                    let (a, b) = (legal[0], legal[legal.len() - 1]);
+                    raw(&format!("bestmove {a}\nbestmove {b}\n"));
+                    hang()
+                }
+                Fault::EatMemory => eat_memory(),
+                Fault::Fork(n) => fork_children(n),
+                Fault::BigFile(mb) => write_big_file(mb),
+                Fault::OpenFiles(n) => open_files(n),
             },
             _ => {}
         }
         // After a written fault the arena has already ruled; answer anyway, as a buggy bot would.
         self.random.choose(pos, limits, info)
     }
+}
+
+/// Allocates 16 MiB at a time, touching every page, until the process is stopped.
+fn eat_memory() -> ! {
+    let mut hoard: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let mut block = vec![0u8; 16 << 20];
+        for i in (0..block.len()).step_by(4096) {
+            block[i] = 1;
+        }
+        hoard.push(std::hint::black_box(block));
+    }
+}
+
+/// Forks `n` children that sleep; exits with status 3 when the kernel refuses one.
+fn fork_children(n: u32) -> ! {
+    for k in 0..n {
+        // SAFETY: the child only sleeps (async-signal-safe), whatever the parent's threads hold.
+        match unsafe { libc::fork() } {
+            -1 => {
+                eprintln!(
+                    "faulty: fork {} of {n} refused: {}",
+                    k + 1,
+                    std::io::Error::last_os_error()
+                );
+                std::process::exit(3);
+            }
+            0 => loop {
+                // SAFETY: sleep is async-signal-safe.
+                unsafe { libc::sleep(1000) };
+            },
+            _ => {}
+        }
+    }
+    hang()
+}
+
+/// Writes `mb` MiB to `big.bin` in the working directory; exits with status 3 if a write is refused.
+fn write_big_file(mb: u32) -> ! {
+    let chunk = vec![7u8; 1 << 20];
+    let mut f = match std::fs::File::create("big.bin") {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("faulty: big.bin: {e}");
+            std::process::exit(3)
+        }
+    };
+    for _ in 0..mb {
+        if let Err(e) = f.write_all(&chunk) {
+            eprintln!("faulty: writing big.bin: {e}");
+            std::process::exit(3);
+        }
+    }
+    hang()
+}
+
+/// Opens `/dev/null` `n` times and keeps every descriptor; exits with status 3 when an open is refused.
+fn open_files(n: u32) -> ! {
+    let mut kept = Vec::new();
+    for k in 0..n {
+        match std::fs::File::open("/dev/null") {
+            Ok(f) => kept.push(f),
+            Err(e) => {
+                eprintln!("faulty: open {} of {n} refused: {e}", k + 1);
+                std::process::exit(3);
+            }
+        }
+    }
+    hang()
+}
+
+/// Starts a daemon the classic way (fork, `setsid`, fork again) that sleeps forever, and returns its pid
+/// in the parent (the bot goes on playing).
+pub fn start_daemon() -> Option<u32> {
+    let mut pipe = [0i32; 2];
+    // SAFETY: a pipe for the grandchild's pid; fork, setsid, sleep and write are async-signal-safe.
+    unsafe {
+        if libc::pipe(pipe.as_mut_ptr()) != 0 {
+            return None;
+        }
+        match libc::fork() {
+            -1 => None,
+            0 => {
+                libc::setsid();
+                if libc::fork() == 0 {
+                    let pid = libc::getpid();
+                    libc::write(pipe[1], (&pid as *const i32).cast(), 4);
+                    loop {
+                        libc::sleep(1000);
+                    }
+                }
+                libc::_exit(0);
+            }
+            child => {
+                let mut status = 0;
+                libc::waitpid(child, &mut status, 0);
+                let mut pid: i32 = 0;
+                let got = libc::read(pipe[0], (&mut pid as *mut i32).cast(), 4);
+                libc::close(pipe[0]);
+                libc::close(pipe[1]);
+                (got == 4).then_some(pid as u32)
+            }
+        }
+    }
+}
+
+/// Starts a thread that computes without end: a bot that ponders on its opponent's time.
+pub fn start_pondering() {
+    std::thread::spawn(|| {
+        let mut x: u64 = 1;
+        loop {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    });
+}
+
+/// Writes `mb` MiB to stderr from a thread, while the bot plays on.
+pub fn flood_stderr(mb: u32) {
+    std::thread::spawn(move || {
+        let chunk = vec![b'e'; 1 << 20];
+        let mut err = std::io::stderr().lock();
+        for _ in 0..mb {
+            if err.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
 }

@@ -1,0 +1,498 @@
+//! End to end: every failure of an untrusted bot, one `faulty` flag each, is a recorded forfeit naming
+//! what happened (a limit by name), the opponent is credited, the tournament goes on, and no process of
+//! the bot — escaped descendants, `setsid` daemons and forks included — is alive after the game. The
+//! processes are found in /proc by a marker in their command line, so forks that never exec are found
+//! too.
+
+mod common;
+
+use std::path::Path;
+
+use common::{games, run, text, write_config};
+
+/// One misbehaving bot: its name, its extra flags and config keys, the termination its games must end
+/// with, and words its detail must hold.
+struct Case {
+    name: &'static str,
+    flags: &'static str,
+    keys: &'static str,
+    termination: &'static str,
+    detail: &'static str,
+}
+
+const fn case(
+    name: &'static str,
+    flags: &'static str,
+    keys: &'static str,
+    termination: &'static str,
+    detail: &'static str,
+) -> Case {
+    Case {
+        name,
+        flags,
+        keys,
+        termination,
+        detail,
+    }
+}
+
+/// The failures of the issue's list that end in a forfeit, each played as a game pair against `random`.
+const CASES: &[Case] = &[
+    case(
+        "crash-at-start",
+        "\"--crash-at-start\"",
+        "",
+        "crash",
+        "exited with status 3",
+    ),
+    case(
+        "exit-zero",
+        "\"--exit0-on-move\", \"2\"",
+        "",
+        "crash",
+        "exited with status 0",
+    ),
+    case(
+        "abort",
+        "\"--abort-on-move\", \"2\"",
+        "",
+        "crash",
+        "SIGABRT",
+    ),
+    case("segv", "\"--segv-on-move\", \"2\"", "", "crash", "SIGSEGV"),
+    case(
+        "hang",
+        "\"--hang-on-move\", \"2\"",
+        "",
+        "timeout",
+        "no move within",
+    ),
+    case(
+        "slow-move",
+        "\"--delay-ms\", \"400\"",
+        "time_control = { time_ms = 100000, max_move_ms = 100 }",
+        "timeout",
+        "no move within 100 ms",
+    ),
+    case(
+        "slow-clock",
+        "\"--delay-ms\", \"150\"",
+        "time_control = { time_ms = 250 }",
+        "timeout",
+        "no move within",
+    ),
+    case(
+        "illegal",
+        "\"--illegal-on-move\", \"2\"",
+        "",
+        "illegal",
+        "off the board",
+    ),
+    case(
+        "other-game",
+        "\"--other-game-on-move\", \"2\"",
+        "",
+        "illegal",
+        "b2",
+    ),
+    case(
+        "not-utf8",
+        "\"--bad-utf8-on-move\", \"2\"",
+        "",
+        "protocol",
+        "not UTF-8",
+    ),
+    case(
+        "long-line",
+        "\"--flood-on-move\", \"2\"",
+        "",
+        "protocol",
+        "longer than 65536 bytes",
+    ),
+    case(
+        "closed-stdout",
+        "\"--close-stdout-on-move\", \"2\"",
+        "",
+        "crash",
+        "closed its output but did not exit",
+    ),
+    case(
+        "deaf-to-sigterm",
+        "\"--ignore-sigterm\", \"--hang-on-move\", \"2\"",
+        "",
+        "timeout",
+        "no move within",
+    ),
+    case(
+        "early-bestmove",
+        "\"--bestmove-before-readyok\"",
+        "",
+        "protocol",
+        "before readyok",
+    ),
+    case(
+        "two-answers",
+        "\"--two-answers-on-move\", \"2\"",
+        "",
+        "protocol",
+        "two answers to one go",
+    ),
+    case(
+        "grandchild",
+        "\"--spawn-child\", \"--crash-on-move\", \"2\"",
+        "",
+        "crash",
+        "exited with status 3",
+    ),
+    case(
+        "memory-hog",
+        "\"--eat-memory-on-move\", \"2\"",
+        "limits = { memory_mb = 256 }",
+        "limit",
+        "memory limit 256 MiB",
+    ),
+    case(
+        "fork-bomb",
+        "\"--fork-on-move\", \"2\", \"--forks\", \"200\"",
+        "limits = { processes = 64 }",
+        "limit",
+        "process limit 64",
+    ),
+    case(
+        "big-file",
+        "\"--big-file-on-move\", \"2\", \"--file-mb\", \"300\"",
+        "",
+        "limit",
+        "file size limit 64 MiB",
+    ),
+    case(
+        "many-files",
+        "\"--open-files-on-move\", \"2\", \"--files\", \"5000\"",
+        "",
+        "crash",
+        "Too many open files",
+    ),
+];
+
+/// The pids of the processes whose command line holds `marker`, running now (zombies excluded).
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        if !String::from_utf8_lossy(&cmdline).contains(marker) {
+            continue;
+        }
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| {
+                s.rsplit(')')
+                    .next()
+                    .map(|r| r.trim_start().starts_with('Z'))
+            })
+            .unwrap_or(true);
+        if !zombie {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Whether process `pid` is gone (or a zombie, which runs no code).
+fn is_dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => {
+            stat.rsplit(')')
+                .next()
+                .and_then(|r| r.split_whitespace().next())
+                == Some("Z")
+        }
+    }
+}
+
+/// Waits up to 10 s (SIGKILL is delivered asynchronously) for every process of a bot to be gone: those
+/// listed in its pid file and those whose command line holds its marker. Returns the survivors.
+fn survivors(pid_file: &Path, marker: &str) -> Vec<u32> {
+    let waited = std::time::Instant::now();
+    loop {
+        let mut alive: Vec<u32> = std::fs::read_to_string(pid_file)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.parse().ok())
+            .filter(|&p| !is_dead(p))
+            .collect();
+        alive.extend(processes_with(marker));
+        alive.sort_unstable();
+        alive.dedup();
+        if alive.is_empty() || waited.elapsed() > std::time::Duration::from_secs(10) {
+            return alive;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A gauntlet config: `random` (generous clock, so only the faulty bots forfeit) against one `faulty`
+/// bot per case, each with its own pid file (whose path is the marker of its processes) and its own
+/// working folder.
+fn gauntlet(dir: &Path, name: &str, cases: &[Case]) -> String {
+    let mut config = format!(
+        "name = \"{name}\"\nformat = \"gauntlet\"\ngames_per_pair = 2\nseed = 5\nconcurrency = 2\n\
+         [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 1000\nstartup_ms = 2000\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n\
+         time_control = {{ time_ms = 60000, startup_ms = 20000 }}\n"
+    );
+    for c in cases {
+        let work = dir.join(format!("work-{}", c.name));
+        std::fs::create_dir_all(&work).unwrap();
+        config.push_str(&format!(
+            "[[bots]]\nname = \"{}\"\nbuiltin = \"faulty\"\ndir = {:?}\n\
+             args = [{}, \"--pid-file\", {:?}]\n{}\n",
+            c.name,
+            work.display().to_string(),
+            c.flags,
+            dir.join(format!("pids-{}.txt", c.name))
+                .display()
+                .to_string(),
+            c.keys
+        ));
+    }
+    config
+}
+
+/// Runs the gauntlet of `cases` and checks each bot's games and that none of its processes survived.
+fn every_failure_is_a_forfeit_and_leaves_nothing(name: &str, cases: &[Case], env: &[(&str, &str)]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = write_config(tmp.path(), name, &gauntlet(tmp.path(), name, cases));
+    let mut cmd = common::arena();
+    cmd.arg("run")
+        .arg(&path)
+        .arg("--results")
+        .arg(tmp.path().join("results"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = games(tmp.path(), name);
+    assert_eq!(recorded.len(), 2 * cases.len(), "{}", text(&out));
+    let mut problems = Vec::new();
+    for c in cases {
+        let played: Vec<_> = recorded
+            .iter()
+            .filter(|g| g.first == c.name || g.second == c.name)
+            .collect();
+        assert_eq!(played.len(), 2, "{}", c.name);
+        for g in played {
+            let lost = if g.first == c.name { "0-1" } else { "1-0" };
+            if g.termination.as_str() != c.termination
+                || !g.detail.starts_with(&format!("{}: ", c.name))
+                || !g.detail.contains(c.detail)
+                || g.result.to_string() != lost
+            {
+                problems.push(format!(
+                    "{}: expected {} with {:?} and {lost}, got {} {:?} {}",
+                    c.name, c.termination, c.detail, g.termination, g.detail, g.result
+                ));
+            }
+        }
+        let pid_file = tmp.path().join(format!("pids-{}.txt", c.name));
+        let left = survivors(&pid_file, &pid_file.display().to_string());
+        if !left.is_empty() {
+            problems.push(format!("{}: processes still running: {left:?}", c.name));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The opponent was credited every game.
+    let standings =
+        std::fs::read_to_string(tmp.path().join(format!("results/{name}/standings.csv"))).unwrap();
+    let games = 2 * cases.len();
+    let random = standings.lines().find(|l| l.contains(",random,")).unwrap();
+    assert!(
+        random.starts_with(&format!("1,random,{games},{games},0,0,{games},100.0,")),
+        "{standings}"
+    );
+}
+
+#[test]
+fn every_failure_of_an_untrusted_bot_is_a_named_forfeit_and_none_of_its_processes_survive() {
+    every_failure_is_a_forfeit_and_leaves_nothing("failures", CASES, &[]);
+}
+
+/// A bot that starts a `setsid` daemon plays on normally, and the daemon is gone after its game. Today's
+/// cgroups end it; without cgroups (`ARENA_NO_CGROUPS=1`), the subreaper finds it.
+fn a_daemon_dies_with_its_game(env: &[(&str, &str)]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [case("daemon", "\"--daemon\"", "", "", "")];
+    let path = write_config(
+        tmp.path(),
+        "daemon",
+        &gauntlet(tmp.path(), "daemon", &cases),
+    );
+    let mut cmd = common::arena();
+    cmd.arg("run")
+        .arg(&path)
+        .arg("--results")
+        .arg(tmp.path().join("results"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    for g in games(tmp.path(), "daemon") {
+        assert_eq!(g.termination.as_str(), "normal", "{g:?}");
+    }
+    let pid_file = tmp.path().join("pids-daemon.txt");
+    let pids = std::fs::read_to_string(&pid_file).unwrap();
+    // Each of the two games: the bot and its daemon.
+    assert_eq!(pids.lines().count(), 4, "{pids}");
+    let left = survivors(&pid_file, &pid_file.display().to_string());
+    assert!(left.is_empty(), "daemons outlived their games: {left:?}");
+}
+
+#[test]
+fn a_setsid_daemon_started_by_a_bot_is_gone_after_its_game() {
+    a_daemon_dies_with_its_game(&[]);
+}
+
+#[test]
+fn without_cgroups_the_subreaper_still_ends_daemons_and_forks() {
+    a_daemon_dies_with_its_game(&[("ARENA_NO_CGROUPS", "1")]);
+    let cases = [
+        case(
+            "fork-bomb",
+            "\"--fork-on-move\", \"2\", \"--forks\", \"20\", \"--hang-on-move\", \"3\"",
+            "",
+            "timeout",
+            "no move within",
+        ),
+        case(
+            "big-file",
+            "\"--big-file-on-move\", \"2\", \"--file-mb\", \"300\"",
+            "",
+            "limit",
+            "file size limit 64 MiB",
+        ),
+    ];
+    every_failure_is_a_forfeit_and_leaves_nothing("fallback", &cases, &[("ARENA_NO_CGROUPS", "1")]);
+}
+
+#[test]
+fn a_gigabyte_to_stderr_is_capped_and_the_arena_s_memory_stays_flat() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [case("noisy", "\"--stderr-mb\", \"1024\"", "", "", "")];
+    let config =
+        gauntlet(tmp.path(), "noisy", &cases).replace("time_ms = 1000\n", "time_ms = 30000\n");
+    let path = write_config(tmp.path(), "noisy", &config);
+    let mut child = common::spawn_run(tmp.path(), &path);
+    // The arena's peak resident memory (VmHWM), read while it runs.
+    let mut peak_kb = 0u64;
+    let status = loop {
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
+            for l in status.lines() {
+                if let Some(v) = l.strip_prefix("VmHWM:") {
+                    let kb: u64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
+                    peak_kb = peak_kb.max(kb);
+                }
+            }
+        }
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success());
+    let recorded = games(tmp.path(), "noisy");
+    assert_eq!(recorded.len(), 2);
+    let logs = tmp.path().join("results/noisy/logs");
+    for g in &recorded {
+        let side = if g.first == "noisy" {
+            "first"
+        } else {
+            "second"
+        };
+        let log = logs.join(format!("{}-{side}-noisy.stderr", g.id));
+        let size = std::fs::metadata(&log).unwrap().len();
+        assert!(
+            (1 << 20) <= size && size < (1 << 20) + 200,
+            "{}: {size} bytes",
+            log.display()
+        );
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            text.contains("more bytes dropped: stderr is capped"),
+            "{}",
+            &text[text.len() - 200..]
+        );
+    }
+    // The stream passed through 8 KiB at a time: the arena never held it.
+    assert!(
+        peak_kb < 100 * 1024,
+        "the arena's peak RSS was {peak_kb} kB"
+    );
+}
+
+#[test]
+fn an_idle_bot_is_suspended_so_it_cannot_ponder_on_its_opponent_s_time() {
+    // A pondering bot (a thread that never stops computing) against a slow opponent (300 ms a move):
+    // suspended while idle, it uses about the CPU of its own moves; not suspended, that of the whole game.
+    let cpu = |suspend: bool| -> u64 {
+        let tmp = tempfile::tempdir().unwrap();
+        let cpu_file = tmp.path().join("cpu.txt");
+        let config = format!(
+            "name = \"ponder\"\ngames_per_pair = 2\nseed = 3\nconcurrency = 1\nsuspend_idle = {suspend}\n\
+             [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 60000\nstartup_ms = 20000\n\
+             [[bots]]\nname = \"ponderer\"\nbuiltin = \"faulty\"\nargs = [\"--ponder\", \"--cpu-file\", {:?}]\n\
+             [[bots]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"300\"]\n",
+            cpu_file.display().to_string()
+        );
+        let path = write_config(tmp.path(), "ponder", &config);
+        let out = run(tmp.path(), &path, &[]);
+        assert!(out.status.success(), "{}", text(&out));
+        // The CPU time at its last move of each game, summed over the two games (each a fresh process).
+        let lines: Vec<u64> = std::fs::read_to_string(&cpu_file)
+            .unwrap()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        let mut total = 0;
+        let mut last = 0;
+        for &v in &lines {
+            if v < last {
+                total += last;
+            }
+            last = v;
+        }
+        total += last;
+        let slow_moves: u32 = games(tmp.path(), "ponder")
+            .iter()
+            .map(|g| {
+                g.moves_by(if g.first == "slow" {
+                    ::games::Player::First
+                } else {
+                    ::games::Player::Second
+                })
+            })
+            .sum();
+        assert!(slow_moves >= 6, "{slow_moves} moves by the slow bot");
+        total
+    };
+    let suspended = cpu(true);
+    // Its own moves take microseconds; the handshake and start-up some ms.
+    assert!(
+        suspended < 600,
+        "a suspended ponderer used {suspended} ms of CPU"
+    );
+    let pondering = cpu(false);
+    assert!(
+        pondering > suspended,
+        "not suspended: {pondering} ms, suspended: {suspended} ms"
+    );
+}
