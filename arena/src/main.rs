@@ -128,20 +128,28 @@ enum Command {
         game: String,
     },
     /// Measure tournament throughput and the arena's overhead per move against a bare pipe round trip;
-    /// `arena bench dots` prints instead the dots-tps article's table on its tactical positions.
+    /// `arena bench containment` the cost of each containment layer; `arena bench soak` a long
+    /// tournament with the arena's fds, memory and processes sampled; `arena bench dots` the dots-tps
+    /// article's table on its tactical positions.
     Bench {
-        /// `dots`: the dots-tps benchmark (as `dots-tps --bench`); absent: the arena's own.
-        #[arg(value_parser = ["dots"])]
+        /// `containment`, `soak` or `dots`; absent: the arena's throughput and round trip.
+        #[arg(value_parser = ["dots", "containment", "soak"])]
         what: Option<String>,
         /// dots: one line per position too.
         #[arg(long)]
         verbose: bool,
-        /// Games per measured tournament.
-        #[arg(long, default_value_t = 200)]
-        games: usize,
+        /// Games per measured tournament (soak: the whole soak; default 5000 there).
+        #[arg(long)]
+        games: Option<usize>,
         /// Bare pipe round trips to time.
         #[arg(long, default_value_t = 20000)]
         round_trips: usize,
+        /// containment: how many times each layer is measured, alternating.
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+        /// soak: games played at once.
+        #[arg(long, default_value_t = 2)]
+        concurrency: usize,
         /// Run on a multi-threaded runtime with this many worker threads instead of the single-threaded
         /// one `arena run` uses (to compare the two).
         #[arg(long)]
@@ -259,10 +267,34 @@ fn main() -> ExitCode {
                 quiet: false,
                 shard,
                 report_every,
+                containment: None,
             },
             concurrency,
         ),
         Command::Merge { sources, into } => merge(&sources, &into),
+        Command::Bench {
+            what: Some(what),
+            games,
+            rounds,
+            concurrency,
+            ..
+        } if what != "dots" => {
+            let exe = std::env::current_exe().context("finding the arena executable");
+            let tmp = std::env::temp_dir().join(format!("arena-bench-{}", std::process::id()));
+            let result = exe.and_then(|exe| {
+                runtime()?.block_on(async {
+                    if what == "soak" {
+                        arena::bench::soak::run(&exe, &tmp, games.unwrap_or(5000), concurrency)
+                            .await
+                    } else {
+                        arena::bench::containment::run(&exe, &tmp, games.unwrap_or(200), rounds)
+                            .await
+                    }
+                })
+            });
+            let _ = std::fs::remove_dir_all(&tmp);
+            result.map(|()| ExitCode::SUCCESS)
+        }
         Command::Bench {
             what: Some(_),
             verbose,
@@ -288,7 +320,7 @@ fn main() -> ExitCode {
                     .build()
                     .context("starting the async runtime"),
             };
-            rt.and_then(|rt| rt.block_on(arena::bench::run(games, round_trips)))
+            rt.and_then(|rt| rt.block_on(arena::bench::run(games.unwrap_or(200), round_trips)))
                 .map(|()| ExitCode::SUCCESS)
         }
     };

@@ -294,6 +294,7 @@ pub async fn run(
         quiet: false,
         shard: None,
         report_every: None,
+        containment: None,
     };
     let summary = crate::tournament::run(std::sync::Arc::new(plan), &opts).await?;
     std::fs::write(summary.dir.join("config.toml"), &text)?;

@@ -125,6 +125,8 @@ pub struct RunOptions {
     /// Print the standings every this many recorded games (cutechess's `-ratinginterval`); `None`:
     /// only at the end.
     pub report_every: Option<usize>,
+    /// The containment layers to use; `None`: probe the machine ([`Containment::probe`]).
+    pub containment: Option<Arc<Containment>>,
 }
 
 /// What a run did.
@@ -213,7 +215,9 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         })
         .collect();
     check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;
-    crate::results::fingerprint::check_and_record(&plan, &dir.path)?;
+    crate::results::fingerprint::check(&plan, &dir.path, !recorded.is_empty())?;
+    // The standings need results, not moves (which stay in games.csv).
+    recorded.iter_mut().for_each(GameRecord::drop_moves);
     // The config of the latest run (a resumed run may have changed, e.g., its `anchor`), unless the run
     // reads that very copy (`arena run results/x/config.toml`): copying a file onto itself empties it.
     let copy = dir.path.join("config.toml");
@@ -266,7 +270,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     }
 
     // Step: the containment layers, then the bots' options against what they declare, before any game.
-    let containment = Containment::probe();
+    let containment = opts.containment.clone().unwrap_or_else(Containment::probe);
     containment
         .check(&plan, plan.processes_configured)
         .map_err(anyhow::Error::msg)?;
@@ -285,6 +289,8 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         }
     }
 
+    // Written once every check has passed, just before the first game.
+    crate::results::fingerprint::record(&plan, &dir.path)?;
     let mut writer = dir.appender()?;
     let mut progress = Progress::new(total, recorded.len(), opts.progress_bar, opts.quiet);
     let started = Instant::now();
@@ -322,10 +328,12 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         };
         played += 1;
         recorded.push(record);
-        let record = recorded.last().expect("just pushed");
         let done = recorded.len();
+        let record = recorded.last_mut().expect("just pushed");
         writer.game_finished(record, done, total)?;
         progress.game_finished(record, done, total)?;
+        record.drop_moves();
+        let record = recorded.last().expect("just pushed");
         if opts
             .report_every
             .is_some_and(|n| n > 0 && done.is_multiple_of(n) && done < total)

@@ -421,7 +421,7 @@ fn a_gigabyte_to_stderr_is_capped_and_the_arena_s_memory_stays_flat() {
         let log = logs.join(format!("{}-{side}-noisy.stderr", g.id));
         let size = std::fs::metadata(&log).unwrap().len();
         assert!(
-            (1 << 20) <= size && size < (1 << 20) + 200,
+            ((1 << 20)..(1 << 20) + 200).contains(&size),
             "{}: {size} bytes",
             log.display()
         );
@@ -495,4 +495,180 @@ fn an_idle_bot_is_suspended_so_it_cannot_ponder_on_its_opponent_s_time() {
         pondering > suspended,
         "not suspended: {pondering} ms, suspended: {suspended} ms"
     );
+}
+
+/// Whether bubblewrap can start a sandbox here; if not, the reason (CI installs it, see `.ci/run`).
+fn bubblewrap_missing() -> Option<String> {
+    match std::process::Command::new("bwrap")
+        .args([
+            "--unshare-all",
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "true",
+        ])
+        .output()
+    {
+        Ok(o) if o.status.success() => None,
+        Ok(o) => Some(String::from_utf8_lossy(&o.stderr).into_owned()),
+        Err(e) => Some(format!("bwrap: {e}")),
+    }
+}
+
+#[test]
+fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_its_own_folders() {
+    if let Some(why) = bubblewrap_missing() {
+        eprintln!("skipped: bubblewrap cannot run here ({why}); CI installs it");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let bot_dir = tmp.path().join("bot");
+    std::fs::create_dir_all(&bot_dir).unwrap();
+    std::fs::write(tmp.path().join("secret.txt"), "hidden").unwrap();
+    // The bot reports what it can do on stderr, then plays.
+    let script = bot_dir.join("probe.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n{{\n\
+             touch /usr/arena-test 2>/dev/null && echo 'system: writable' || echo 'system: read-only'\n\
+             echo x > ./mine.txt && echo 'cwd: writable' || echo 'cwd: read-only'\n\
+             echo x > /tmp/t.txt && echo 'tmp: writable' || echo 'tmp: read-only'\n\
+             echo \"tmp holds: $(ls /tmp | tr '\\n' ' ')\"\n\
+             echo \"net: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"\n\
+             echo \"secret: $(cat {secret:?} 2>/dev/null || echo unreadable)\"\n\
+             echo \"results: $(ls {results:?} 2>/dev/null | tr '\\n' ' ')\"\n\
+             echo \"marker: ${{ARENA_TEST_MARKER:-unset}}\"\n\
+             echo \"home: $HOME\"\n\
+             }} >&2\nexec {arena:?} bot random\n",
+            secret = tmp.path().join("secret.txt").display().to_string(),
+            results = tmp.path().join("results/boxed").display().to_string(),
+            arena = env!("CARGO_BIN_EXE_arena"),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = format!(
+        "name = \"boxed\"\ngames_per_pair = 2\nseed = 1\nconcurrency = 1\n\
+         [game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 10000\n\
+         [[bots]]\nname = \"boxed\"\ncommand = {:?}\nsandbox = \"bubblewrap\"\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n",
+        script.display().to_string()
+    );
+    let path = write_config(tmp.path(), "boxed", &config);
+    let out = common::arena()
+        .env("ARENA_TEST_MARKER", "leaked")
+        .arg("run")
+        .arg(&path)
+        .arg("--results")
+        .arg(tmp.path().join("results"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = games(tmp.path(), "boxed");
+    assert_eq!(recorded.len(), 2);
+    for g in &recorded {
+        assert_eq!(g.termination.as_str(), "normal", "{g:?}");
+        let side = if g.first == "boxed" {
+            "first"
+        } else {
+            "second"
+        };
+        let report = std::fs::read_to_string(
+            tmp.path()
+                .join(format!("results/boxed/logs/{}-{side}-boxed.stderr", g.id)),
+        )
+        .unwrap();
+        for expected in [
+            "system: read-only",
+            "cwd: writable",
+            "tmp: writable",
+            "tmp holds: t.txt \n",
+            "net: lo \n",
+            "secret: unreadable",
+            "marker: unset",
+        ] {
+            assert!(report.contains(expected), "{expected:?} not in:\n{report}");
+        }
+        // The results folder is hidden but for the way to the bot's own work folder.
+        assert!(report.contains("results: sandbox \n"), "{report}");
+        assert!(
+            report.contains("home: ") && report.contains("/sandbox/"),
+            "{report}"
+        );
+    }
+    // The work folders are removed after their games.
+    let sandbox = tmp.path().join("results/boxed/sandbox");
+    let left: Vec<_> = std::fs::read_dir(&sandbox).map_or(Vec::new(), |d| d.flatten().collect());
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_config_asking_for_a_sandbox_the_machine_lacks_fails_before_any_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = "name = \"nobox\"\n[game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 1000\n\
+         sandbox = \"bubblewrap\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
+         [[bots]]\nname = \"b\"\nbuiltin = \"random\"\n"
+        .replace(
+            "[time_control]\ntime_ms = 1000\nsandbox = \"bubblewrap\"\n",
+            "[time_control]\ntime_ms = 1000\n",
+        )
+        .replace(
+            "name = \"nobox\"\n",
+            "name = \"nobox\"\nsandbox = \"bubblewrap\"\n",
+        );
+    let path = write_config(tmp.path(), "nobox", &config);
+    // A PATH without bwrap on it.
+    let out = common::arena()
+        .env("PATH", tmp.path())
+        .arg("run")
+        .arg(&path)
+        .arg("--results")
+        .arg(tmp.path().join("results"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("sandbox = \"bubblewrap\" needs bwrap, which is not on PATH"),
+        "{err}"
+    );
+    let csv = tmp.path().join("results/nobox/games.csv");
+    assert!(!csv.exists(), "a game was recorded");
+}
+
+#[test]
+fn arena_doctor_names_every_layer() {
+    let out = common::arena().arg("doctor").output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let report = String::from_utf8_lossy(&out.stdout);
+    for layer in [
+        "process tree ends with the game:",
+        "memory limit:",
+        "process limit:",
+        "idle bot suspended by:",
+        "child subreaper:",
+        "bubblewrap sandbox:",
+        "default limits per bot and game: memory 1024 MiB",
+    ] {
+        assert!(report.contains(layer), "{layer:?} not in:\n{report}");
+    }
+    // Without cgroups, the fallbacks are named.
+    let out = common::arena()
+        .env("ARENA_NO_CGROUPS", "1")
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("child subreaper: inherited descendants are killed"),
+        "{report}"
+    );
+    assert!(report.contains("SIGSTOP/SIGCONT"), "{report}");
 }

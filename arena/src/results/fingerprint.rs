@@ -157,29 +157,38 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Checks this run's fingerprint against the one recorded in `dir`, and records it if there is none.
-/// `has_games` tells whether the folder already holds games.
+/// Checks this run's fingerprint against the one recorded in `dir`, if the folder already holds games
+/// (`has_games`): without games there is nothing to mix, and the new fingerprint replaces the old.
 ///
 /// # Errors
-/// The recorded fingerprint differs: the error lists every change and says to use `--fresh`; or a file
-/// error.
-pub fn check_and_record(plan: &Plan, dir: &Path) -> Result<()> {
-    let now = Fingerprint::of(plan);
-    match Fingerprint::load(dir)? {
-        Some(recorded) => {
-            let changes = now.changes_from(&recorded);
-            if !changes.is_empty() {
-                anyhow::bail!(
-                    "{}: its games were played under another config; what changed:\n  {}\n\
-                     restore the config, or run with --fresh to start afresh (the old folder is kept)",
-                    dir.display(),
-                    changes.join("\n  ")
-                );
-            }
-            Ok(())
-        }
-        None => now.save(dir),
+/// The recorded fingerprint differs while games are recorded: the error lists every change and says to
+/// use `--fresh`; or a file error.
+pub fn check(plan: &Plan, dir: &Path, has_games: bool) -> Result<()> {
+    if !has_games {
+        return Ok(());
     }
+    let now = Fingerprint::of(plan);
+    if let Some(recorded) = Fingerprint::load(dir)? {
+        let changes = now.changes_from(&recorded);
+        if !changes.is_empty() {
+            anyhow::bail!(
+                "{}: its games were played under another config; what changed:\n  {}\n\
+                 restore the config, or run with --fresh to start afresh (the old folder is kept)",
+                dir.display(),
+                changes.join("\n  ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Writes this run's fingerprint into `dir` (called before the run's first game, once its checks have
+/// passed).
+///
+/// # Errors
+/// A file error.
+pub fn record(plan: &Plan, dir: &Path) -> Result<()> {
+    Fingerprint::of(plan).save(dir)
 }
 
 #[cfg(test)]
@@ -253,8 +262,10 @@ mod tests {
         f.save(tmp.path()).unwrap();
         assert_eq!(Fingerprint::load(tmp.path()).unwrap(), Some(f.clone()));
         let p = plan("", "limits = { memory_mb = 256 }");
-        check_and_record(&p, tmp.path()).unwrap();
-        let e = check_and_record(&plan("seed = 8", ""), tmp.path())
+        check(&p, tmp.path(), true).unwrap();
+        // Without games, any config may take the folder.
+        check(&plan("seed = 8", ""), tmp.path(), false).unwrap();
+        let e = check(&plan("seed = 8", ""), tmp.path(), true)
             .unwrap_err()
             .to_string();
         assert!(e.contains("seed: 3 → 8") && e.contains("--fresh"), "{e}");

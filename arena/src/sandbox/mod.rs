@@ -57,8 +57,18 @@ impl Containment {
     /// Probes the machine and takes the layers it offers: creates the run's cgroup folders where it may,
     /// and makes the arena a child subreaper. Never fails; [`Containment::report`] says what is missing.
     pub fn probe() -> Arc<Containment> {
+        Containment::probe_layers(true)
+    }
+
+    /// [`Containment::probe`], with cgroups left out when `cgroups` is false (the fallback layers alone:
+    /// rlimits, the subreaper, SIGSTOP), as `ARENA_NO_CGROUPS=1` does for a whole run.
+    pub fn probe_layers(cgroups: bool) -> Arc<Containment> {
         Arc::new(Containment {
-            cgroups: Cgroups::probe(),
+            cgroups: if cgroups {
+                Cgroups::probe()
+            } else {
+                Cgroups::default()
+            },
             subreaper: reaper::become_subreaper(),
             bwrap: bubblewrap::find(),
             root: nix::unistd::geteuid().is_root(),

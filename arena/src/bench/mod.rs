@@ -15,6 +15,9 @@ use crate::plan::{Launch, Plan};
 use crate::process::{BotProcess, Transcript};
 use crate::tournament::{self, RunOptions};
 
+pub mod containment;
+pub mod soak;
+
 /// Runs every measurement and prints a Markdown table: `games` games per tournament, `round_trips`
 /// `isready`/`readyok` exchanges per round-trip figure.
 ///
@@ -132,9 +135,23 @@ async fn tournament_throughput(
     games: usize,
     concurrency: usize,
 ) -> Result<(f64, u64, usize)> {
+    throughput_with(exe, tmp, game_table, games, concurrency, "", None).await
+}
+
+/// [`tournament_throughput`] with `extra` top-level config keys (`suspend_idle = false`, `[limits]`
+/// lines go last, so give them as a table) and the given containment layers (`None`: probed).
+async fn throughput_with(
+    exe: &Path,
+    tmp: &Path,
+    game_table: &str,
+    games: usize,
+    concurrency: usize,
+    extra: &str,
+    containment: Option<Arc<crate::sandbox::Containment>>,
+) -> Result<(f64, u64, usize)> {
     let pairs = games.div_ceil(2).max(1);
     let text = format!(
-        "name = \"bench\"\ngames_per_pair = {}\nseed = 1\nconcurrency = {concurrency}\n[game]\n{game_table}\n[time_control]\ntime_ms = 60000\n\
+        "name = \"bench\"\ngames_per_pair = {}\nseed = 1\nconcurrency = {concurrency}\n{extra}\n[game]\n{game_table}\n[time_control]\ntime_ms = 60000\n\
          [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
         pairs * 2
     );
@@ -148,6 +165,7 @@ async fn tournament_throughput(
         quiet: true,
         shard: None,
         report_every: None,
+        containment,
     };
     let start = Instant::now();
     let summary = tournament::run(Arc::new(plan), &opts).await?;

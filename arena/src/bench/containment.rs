@@ -1,0 +1,109 @@
+//! `arena bench containment`: what each containment layer costs, in games per second of random bots
+//! (nearly all process start and handshake, so the layers' cost shows at its largest). Each layer is
+//! added to the one before; the rows are measured in turn, `rounds` times over, so a change in the
+//! machine's load spreads over all of them.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::sandbox::Containment;
+
+/// One row: a label, the config keys it adds, and whether cgroups are probed.
+struct Layers {
+    label: &'static str,
+    extra: &'static str,
+    cgroups: bool,
+}
+
+const LAYERS: &[Layers] = &[
+    Layers {
+        label: "process group + parent-death signal only (no limits, no suspension)",
+        extra: "suspend_idle = false\nsandbox = \"none\"\n[limits]\nmemory_mb = 0\nprocesses = 0\nfile_mb = 0\nopen_files = 0\n",
+        cgroups: false,
+    },
+    Layers {
+        label: "+ rlimits and subreaper (default limits, no cgroups)",
+        extra: "suspend_idle = false\n",
+        cgroups: false,
+    },
+    Layers {
+        label: "+ a cgroup per bot (kill, memory, pids)",
+        extra: "suspend_idle = false\n",
+        cgroups: true,
+    },
+    Layers {
+        label: "+ idle bot suspended (the default)",
+        extra: "",
+        cgroups: true,
+    },
+    Layers {
+        label: "+ bubblewrap sandbox",
+        extra: "sandbox = \"bubblewrap\"\n",
+        cgroups: true,
+    },
+];
+
+/// Prints a Markdown table of games/s per layer and game, `games` games a measurement, each measured
+/// `rounds` times (the layers alternating).
+///
+/// # Errors
+/// A tournament that cannot run (the bubblewrap row is skipped, with a note, where bwrap is missing).
+pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<()> {
+    let cases = [
+        ("tic-tac-toe 3×3", "name = \"tictactoe\""),
+        ("Connect Four 7×6", "name = \"connect4\""),
+    ];
+    let probe = Containment::probe();
+    let bwrap_ok = probe
+        .bwrap
+        .as_ref()
+        .is_some_and(|b| crate::sandbox::bubblewrap::works(b).is_ok());
+    drop(probe);
+    let layers: Vec<&Layers> = LAYERS
+        .iter()
+        .filter(|l| bwrap_ok || !l.extra.contains("bubblewrap"))
+        .collect();
+    // figures[case][layer] = games/s of each round.
+    let mut figures = vec![vec![Vec::new(); layers.len()]; cases.len()];
+    for _ in 0..rounds.max(1) {
+        for (c, (_, table)) in cases.iter().enumerate() {
+            for (k, layer) in layers.iter().enumerate() {
+                let containment = Containment::probe_layers(layer.cgroups);
+                let (secs, _, played) = super::throughput_with(
+                    exe,
+                    tmp,
+                    table,
+                    games,
+                    2,
+                    layer.extra,
+                    Some(containment),
+                )
+                .await?;
+                figures[c][k].push(played as f64 / secs);
+            }
+        }
+    }
+    println!(
+        "| layers (each adds to the row above) | {} |",
+        cases.map(|c| c.0).join(" | ")
+    );
+    println!("|---|{}", "---|".repeat(cases.len()));
+    for (k, layer) in layers.iter().enumerate() {
+        let cells: Vec<String> = (0..cases.len())
+            .map(|c| {
+                figures[c][k]
+                    .iter()
+                    .map(|g| format!("{g:.0}"))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            })
+            .collect();
+        println!("| {} | {} |", layer.label, cells.join(" | "));
+    }
+    if !bwrap_ok {
+        println!("(bubblewrap is not usable here: its row is left out)");
+    }
+    println!("games/s of two random bots at concurrency 2, {games} games a measurement");
+    Ok(())
+}
