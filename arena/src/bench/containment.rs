@@ -9,38 +9,49 @@ use anyhow::Result;
 
 use crate::sandbox::Containment;
 
-/// One row: a label, the config keys it adds, and whether cgroups are probed.
+/// Which of the machine's layers a row uses.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// Process groups and the parent-death signal only ([`Containment::bare`]).
+    Bare,
+    /// The fallbacks: no cgroups, the subreaper.
+    NoCgroups,
+    /// Everything the machine offers ([`Containment::probe`]).
+    All,
+}
+
+/// One row: a label, the config keys it adds, and the layers it uses.
 struct Layers {
     label: &'static str,
     extra: &'static str,
-    cgroups: bool,
+    kind: Kind,
 }
 
 const LAYERS: &[Layers] = &[
     Layers {
         label: "process group + parent-death signal only (no limits, no suspension)",
         extra: "suspend_idle = false\nsandbox = \"none\"\n[limits]\nmemory_mb = 0\nprocesses = 0\nfile_mb = 0\nopen_files = 0\n",
-        cgroups: false,
+        kind: Kind::Bare,
     },
     Layers {
         label: "+ rlimits and subreaper (default limits, no cgroups)",
         extra: "suspend_idle = false\n",
-        cgroups: false,
+        kind: Kind::NoCgroups,
     },
     Layers {
         label: "+ a cgroup per bot (kill, memory, pids)",
         extra: "suspend_idle = false\n",
-        cgroups: true,
+        kind: Kind::All,
     },
     Layers {
         label: "+ idle bot suspended (the default)",
         extra: "",
-        cgroups: true,
+        kind: Kind::All,
     },
     Layers {
         label: "+ bubblewrap sandbox",
         extra: "sandbox = \"bubblewrap\"\n",
-        cgroups: true,
+        kind: Kind::All,
     },
 ];
 
@@ -69,7 +80,11 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<
     for _ in 0..rounds.max(1) {
         for (c, (_, table)) in cases.iter().enumerate() {
             for (k, layer) in layers.iter().enumerate() {
-                let containment = Containment::probe_layers(layer.cgroups);
+                let containment = match layer.kind {
+                    Kind::Bare => Containment::bare(),
+                    Kind::NoCgroups => Containment::probe_layers(false),
+                    Kind::All => Containment::probe(),
+                };
                 let (secs, _, played) = super::throughput_with(
                     exe,
                     tmp,

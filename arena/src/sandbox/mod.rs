@@ -176,6 +176,7 @@ impl Containment {
             rlimits,
             sandbox: None,
             pid: None,
+            killed: Default::default(),
         };
         if bot.sandbox == SandboxKind::Bubblewrap {
             let bwrap = self
@@ -322,6 +323,8 @@ pub struct Jail {
     sandbox: Option<Sandbox>,
     /// The main process, once started.
     pid: Option<i32>,
+    /// Whether [`Jail::kill`] has run since the main process was seen to exit.
+    killed: std::sync::atomic::AtomicBool,
 }
 
 /// What to execute for a bot: the program, its arguments and working directory, after the sandbox (if
@@ -344,6 +347,7 @@ impl Jail {
             rlimits: Rlimits::default(),
             sandbox: None,
             pid: None,
+            killed: Default::default(),
         }
     }
 
@@ -427,6 +431,12 @@ impl Jail {
     /// and without a cgroup its descendants and the orphans the arena inherited; then reaps what the
     /// arena inherited.
     pub fn kill(&self) {
+        if self.killed.swap(true, Ordering::Relaxed) {
+            // Already done: with the main process gone, nothing of the bot can have started since,
+            // but an inherited zombie may wait to be reaped.
+            self.containment.reaper.reap();
+            return;
+        }
         if let Some(cg) = &self.cgroup {
             cg.kill();
         }
