@@ -187,14 +187,6 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// Frees the moves and per-move times (they stay in `games.csv`): a runner keeps every finished
-    /// game's result for the standings, and with this its memory grows by a few hundred bytes a game
-    /// however long the games are.
-    pub fn drop_moves(&mut self) {
-        self.moves = Vec::new();
-        self.move_ms = Vec::new();
-    }
-
     /// Moves `side` chose itself, the opening's plies excluded: after the opening the players alternate
     /// (Dots R3 too, `ground` counting as a move), the first player moving next when the opening has an
     /// even number of plies.

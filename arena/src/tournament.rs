@@ -203,7 +203,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     if let Some(aside) = aside.filter(|_| !opts.quiet) {
         eprintln!("moved the old results to {}", aside.display());
     }
-    let mut recorded = dir.read_games()?;
+    let recorded = dir.read_games()?;
     let keys: Vec<Expected> = all
         .iter()
         .map(|g| Expected {
@@ -216,8 +216,6 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         .collect();
     check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;
     crate::results::fingerprint::check(&plan, &dir.path, !recorded.is_empty())?;
-    // The standings need results, not moves (which stay in games.csv).
-    recorded.iter_mut().for_each(GameRecord::drop_moves);
     // The config of the latest run (a resumed run may have changed, e.g., its `anchor`), unless the run
     // reads that very copy (`arena run results/x/config.toml`): copying a file onto itself empties it.
     let copy = dir.path.join("config.toml");
@@ -245,6 +243,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         .filter(|g| !done.contains(g.id.as_str()))
         .cloned()
         .collect();
+    drop(done);
     let total = all.len();
     if todo.is_empty() || decided(&h2h) != SprtDecision::Continue {
         // Rewritten all the same: the config (its anchor, say) may have changed since.
@@ -268,6 +267,10 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
             recorded.len()
         );
     }
+    // From here on the games live in games.csv only: the run keeps a count, so its memory does not grow
+    // with the tournament (the interim and final reports read the file).
+    let mut recorded_count = recorded.len();
+    drop(recorded);
 
     // Step: the containment layers, then the bots' options against what they declare, before any game.
     let containment = opts.containment.clone().unwrap_or_else(Containment::probe);
@@ -292,7 +295,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     // Written once every check has passed, just before the first game.
     crate::results::fingerprint::record(&plan, &dir.path)?;
     let mut writer = dir.appender()?;
-    let mut progress = Progress::new(total, recorded.len(), opts.progress_bar, opts.quiet);
+    let mut progress = Progress::new(total, recorded_count, opts.progress_bar, opts.quiet);
     let started = Instant::now();
     let mut queue = todo.into_iter();
     let mut running: JoinSet<Result<GameRecord, SetupError>> = JoinSet::new();
@@ -327,18 +330,16 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
             Err(e) => anyhow::bail!("a game task failed: {e}"),
         };
         played += 1;
-        recorded.push(record);
-        let done = recorded.len();
-        let record = recorded.last_mut().expect("just pushed");
+        recorded_count += 1;
+        let done = recorded_count;
+        let record = &record;
         writer.game_finished(record, done, total)?;
         progress.game_finished(record, done, total)?;
-        record.drop_moves();
-        let record = recorded.last().expect("just pushed");
         if opts
             .report_every
             .is_some_and(|n| n > 0 && done.is_multiple_of(n) && done < total)
         {
-            let rows = crate::standings::standings(&names, &recorded);
+            let rows = crate::standings::standings(&names, &dir.read_games()?);
             progress.print_block(&format!(
                 "standings after {done} of {total} games:\n{}",
                 crate::standings::table(&rows)
@@ -362,6 +363,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         }
     }
     progress.finish();
+    let recorded = dir.read_games()?;
     let report = Report::new(&names, &recorded, &report_opts)?;
     report.write(&dir.path)?;
     let secs = started.elapsed().as_secs_f64();

@@ -67,7 +67,8 @@ pub fn sample(games: usize) -> Sample {
 }
 
 /// Plays `games` games of Connect Four between two random bots at `concurrency`, sampling every
-/// 200 ms, and prints the samples at the start, the middle and the end, and the largest values.
+/// 200 ms, and prints the samples at the start, at 10 %, 50 % and 90 % of the games, at the end, and the
+/// largest values.
 ///
 /// # Errors
 /// A tournament that cannot run.
@@ -108,11 +109,13 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
     };
     let end = sample(summary.recorded);
     let total = summary.recorded;
-    let middle = samples
-        .iter()
-        .copied()
-        .min_by_key(|s| s.games.abs_diff(total / 2))
-        .unwrap_or(start);
+    let at = |share: usize| {
+        samples
+            .iter()
+            .copied()
+            .min_by_key(|s| s.games.abs_diff(total * share / 100))
+            .unwrap_or(start)
+    };
     let max = |f: fn(&Sample) -> u64| samples.iter().map(f).max().unwrap_or(0);
     println!(
         "{total} games of random vs random Connect Four at concurrency {concurrency} in {:.0} s",
@@ -120,7 +123,14 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
     );
     println!("| when | games recorded | open fds | RSS | processes under the arena (zombies) |");
     println!("|---|---|---|---|---|");
-    for (label, s) in [("start", start), ("middle", middle), ("end", end)] {
+    let rows = [
+        ("start".to_string(), start),
+        ("10 %".to_string(), at(10)),
+        ("middle".to_string(), at(50)),
+        ("90 %".to_string(), at(90)),
+        ("end".to_string(), end),
+    ];
+    for (label, s) in rows {
         println!(
             "| {label} | {} | {} | {:.1} MiB | {} ({}) |",
             s.games,
