@@ -341,23 +341,34 @@ impl<'a> Referee<'a> {
     }
 }
 
-/// A legal answer is the only one: a second `bestmove` the bot wrote with it (already read in with it)
-/// is a protocol forfeit, not the answer to the next `go`.
-fn second_answer(seat: &mut Seat<'_>, first: &str) -> Result<(), Forfeit> {
-    if seat.bot.protocol != ProtocolKind::Ugi {
-        return Ok(());
+/// Whether `line` is an answer to a move request: a UGI `bestmove`, or any non-empty CodeCup line.
+fn is_answer(protocol: ProtocolKind, line: &str) -> bool {
+    match protocol {
+        ProtocolKind::Ugi => line.split_whitespace().next() == Some("bestmove"),
+        ProtocolKind::Codecup => !line.trim().is_empty(),
     }
+}
+
+/// A legal answer is the only one: a second answer the bot wrote with it (already read in with it) is a
+/// protocol forfeit, not the answer to the next request.
+fn second_answer(seat: &mut Seat<'_>, first: &str) -> Result<(), Forfeit> {
+    let protocol = seat.bot.protocol;
     let Some(process) = seat.process.as_mut() else {
         return Ok(());
     };
     while let Some(line) = process.buffered_line() {
-        if line.split_whitespace().next() == Some("bestmove") {
+        if is_answer(protocol, &line) {
             return Err(Forfeit::new(
                 Termination::Protocol,
-                format!(
-                    "two answers to one go: bestmove {first}, then {:?}",
-                    line.trim()
-                ),
+                match protocol {
+                    ProtocolKind::Ugi => format!(
+                        "two answers to one go: bestmove {first}, then {:?}",
+                        line.trim()
+                    ),
+                    ProtocolKind::Codecup => {
+                        format!("two moves for one turn: {first}, then {:?}", line.trim())
+                    }
+                },
             ));
         }
     }
@@ -483,13 +494,13 @@ async fn request_move(
     };
     seat.asked = true;
     let process = seat.process.as_mut().expect("spawned");
-    // An answer nobody asked for, left from the last go, would be taken for the answer to this one.
+    // An answer nobody asked for, left from the last request, would be taken for the answer to this one.
     while let Some(line) = process.buffered_line() {
-        if line.split_whitespace().next() == Some("bestmove") {
+        if is_answer(seat.bot.protocol, &line) {
             return Err(Forfeit::new(
                 Termination::Protocol,
                 format!(
-                    "{:?} without a go (a second answer to the last one)",
+                    "{:?} when it was not asked for a move (a second answer to the last request)",
                     line.trim()
                 ),
             ));

@@ -389,7 +389,11 @@ fn a_gigabyte_to_stderr_is_capped_and_the_arena_s_memory_stays_flat() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [case("noisy", "\"--stderr-mb\", \"1024\"", "", "", "")];
     let config =
-        gauntlet(tmp.path(), "noisy", &cases).replace("time_ms = 1000\n", "time_ms = 30000\n");
+        // It writes the gigabyte before its handshake: a generous start-up deadline.
+        gauntlet(tmp.path(), "noisy", &cases).replace(
+            "time_ms = 1000\nstartup_ms = 2000\n",
+            "time_ms = 30000\nstartup_ms = 120000\n",
+        );
     let path = write_config(tmp.path(), "noisy", &config);
     let mut child = common::spawn_run(tmp.path(), &path);
     // The arena's peak resident memory (VmHWM), read while it runs.

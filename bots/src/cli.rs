@@ -132,7 +132,7 @@ pub struct BotArgs {
     /// faulty: compute without end in a second thread (pondering on the opponent's time).
     #[arg(long, help_heading = "Faults (faulty only)")]
     pub ponder: bool,
-    /// faulty: write this many MiB to stderr from a thread while playing on.
+    /// faulty: write this many MiB to stderr at start-up, then play on.
     #[arg(long, value_name = "MB", help_heading = "Faults (faulty only)")]
     pub stderr_mb: Option<u32>,
     /// faulty: append the process's CPU time, ms, to this file at every go.

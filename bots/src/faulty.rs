@@ -330,15 +330,13 @@ pub fn start_pondering() {
     });
 }
 
-/// Writes `mb` MiB to stderr from a thread, while the bot plays on.
+/// Writes `mb` MiB to stderr, then returns (the bot then plays on).
 pub fn flood_stderr(mb: u32) {
-    std::thread::spawn(move || {
-        let chunk = vec![b'e'; 1 << 20];
-        let mut err = std::io::stderr().lock();
-        for _ in 0..mb {
-            if err.write_all(&chunk).is_err() {
-                break;
-            }
+    let chunk = vec![b'e'; 1 << 20];
+    let mut err = std::io::stderr().lock();
+    for _ in 0..mb {
+        if err.write_all(&chunk).is_err() {
+            break;
         }
-    });
+    }
 }
