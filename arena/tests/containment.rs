@@ -8,7 +8,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{games, run, text, write_config};
+use common::{games, is_dead, run, text, write_config};
 
 /// One misbehaving bot: its name, its extra flags and config keys, the termination its games must end
 /// with, and words its detail must hold.
@@ -205,19 +205,6 @@ fn processes_with(marker: &str) -> Vec<u32> {
     out
 }
 
-/// Whether process `pid` is gone (or a zombie, which runs no code).
-fn is_dead(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => {
-            stat.rsplit(')')
-                .next()
-                .and_then(|r| r.split_whitespace().next())
-                == Some("Z")
-        }
-    }
-}
-
 /// Waits up to 10 s (SIGKILL is delivered asynchronously) for every process of a bot to be gone: those
 /// listed in its pid file and those whose command line holds its marker. Returns the survivors.
 fn survivors(pid_file: &Path, marker: &str) -> Vec<u32> {
@@ -271,15 +258,7 @@ fn gauntlet(dir: &Path, name: &str, cases: &[Case]) -> String {
 fn every_failure_is_a_forfeit_and_leaves_nothing(name: &str, cases: &[Case], env: &[(&str, &str)]) {
     let tmp = tempfile::tempdir().unwrap();
     let path = write_config(tmp.path(), name, &gauntlet(tmp.path(), name, cases));
-    let mut cmd = common::arena();
-    cmd.arg("run")
-        .arg(&path)
-        .arg("--results")
-        .arg(tmp.path().join("results"));
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
+    let out = common::run_env(tmp.path(), &path, env);
     assert!(out.status.success(), "{}", text(&out));
     let recorded = games(tmp.path(), name);
     assert_eq!(recorded.len(), 2 * cases.len(), "{}", text(&out));
@@ -358,15 +337,7 @@ fn a_daemon_dies_with_its_game(env: &[(&str, &str)]) {
         "daemon",
         &gauntlet(tmp.path(), "daemon", &cases),
     );
-    let mut cmd = common::arena();
-    cmd.arg("run")
-        .arg(&path)
-        .arg("--results")
-        .arg(tmp.path().join("results"));
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
+    let out = common::run_env(tmp.path(), &path, env);
     assert!(out.status.success(), "{}", text(&out));
     for g in games(tmp.path(), "daemon") {
         assert_eq!(g.termination.as_str(), "normal", "{g:?}");
@@ -587,14 +558,7 @@ fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_it
         script.display().to_string()
     );
     let path = write_config(tmp.path(), "boxed", &config);
-    let out = common::arena()
-        .env("ARENA_TEST_MARKER", "leaked")
-        .arg("run")
-        .arg(&path)
-        .arg("--results")
-        .arg(tmp.path().join("results"))
-        .output()
-        .unwrap();
+    let out = common::run_env(tmp.path(), &path, &[("ARENA_TEST_MARKER", "leaked")]);
     assert!(out.status.success(), "{}", text(&out));
     let recorded = games(tmp.path(), "boxed");
     assert_eq!(recorded.len(), 2);
@@ -650,14 +614,11 @@ fn a_config_asking_for_a_sandbox_the_machine_lacks_fails_before_any_game() {
         );
     let path = write_config(tmp.path(), "nobox", &config);
     // A PATH without bwrap on it.
-    let out = common::arena()
-        .env("PATH", tmp.path())
-        .arg("run")
-        .arg(&path)
-        .arg("--results")
-        .arg(tmp.path().join("results"))
-        .output()
-        .unwrap();
+    let out = common::run_env(
+        tmp.path(),
+        &path,
+        &[("PATH", &tmp.path().display().to_string())],
+    );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{games, run, text, write_config};
+use common::{games, is_dead, run, text, write_config};
 
 /// `(bot name, faulty flags, expected termination, expected words in the detail)`.
 const FAULTS: &[(&str, &str, &str, &str)] = &[
@@ -50,19 +50,6 @@ const FAULTS: &[(&str, &str, &str, &str)] = &[
         "no ugiok within 500 ms",
     ),
 ];
-
-/// Whether process `pid` is gone (or a zombie nobody reaped yet, which runs no code).
-fn is_dead(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => {
-            stat.rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().next())
-                == Some("Z")
-        }
-    }
-}
 
 /// The processes of `pids` still running after waiting up to 10 s for them to die. SIGKILL is
 /// delivered asynchronously: on a loaded machine a killed process may take a moment to be scheduled

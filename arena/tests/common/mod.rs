@@ -32,6 +32,32 @@ pub fn run(dir: &Path, config: &Path, extra: &[&str]) -> Output {
     out
 }
 
+/// Runs `arena run <config> --results <dir>/results` with the environment variables `env` added.
+pub fn run_env(dir: &Path, config: &Path, env: &[(&str, &str)]) -> Output {
+    let mut cmd = arena();
+    cmd.arg("run")
+        .arg(config)
+        .arg("--results")
+        .arg(dir.join("results"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+/// Whether process `pid` is gone (or a zombie nobody reaped yet, which runs no code).
+pub fn is_dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => {
+            stat.rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next())
+                == Some("Z")
+        }
+    }
+}
+
 /// Every game recorded for tournament `name`.
 pub fn games(dir: &Path, name: &str) -> Vec<GameRecord> {
     arena::results::read_games_csv(&dir.join("results").join(name).join("games.csv")).unwrap()
