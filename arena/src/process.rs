@@ -189,6 +189,8 @@ pub struct BotProcess {
     transcript: Transcript,
     /// When the arena saw the process exit.
     exited_at: Option<Instant>,
+    /// When the arena first saw the bot gone: its output closed or its process exited.
+    gone_at: Option<Instant>,
     /// Whether its processes are stopped ([`BotProcess::suspend`]).
     suspended: bool,
 }
@@ -252,6 +254,7 @@ impl BotProcess {
             stderr_last,
             transcript,
             exited_at: None,
+            gone_at: None,
             suspended: false,
         })
     }
@@ -315,16 +318,26 @@ impl BotProcess {
                         self.transcript.log(&self.name, '<', &format!("[not UTF-8: {shown}]"));
                         Err(IoFailure::NotUtf8(shown))
                     }
-                    Event::Closed => Err(self.gone().await),
+                    Event::Closed => {
+                        self.gone_at.get_or_insert_with(Instant::now);
+                        Err(self.gone().await)
+                    }
                 },
                 _ = self.exit.changed(), if self.exited_at.is_none() => {
                     self.exited_at = Some(Instant::now());
+                    self.gone_at.get_or_insert_with(Instant::now);
                 }
                 _ = tokio::time::sleep_until(until.into()) => {
                     return Err(if self.exited_at.is_some() { self.gone().await } else { IoFailure::Timeout });
                 }
             }
         }
+    }
+
+    /// When the arena first saw the bot gone (its output closed or its process exited), if it has: the
+    /// clock stops there, not after the wait for its exit status.
+    pub fn gone_at(&self) -> Option<Instant> {
+        self.gone_at
     }
 
     /// A complete line the bot has already written that the arena has not read yet, taken without

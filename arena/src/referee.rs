@@ -579,7 +579,11 @@ async fn request_move(
         let line = match process.read_line(deadline).await {
             Ok(line) => line,
             Err(f) => {
-                seat.clock.charge(started.elapsed().saturating_sub(grace));
+                // A bot that is gone stopped its clock when it went, not after the arena's wait for
+                // its exit status.
+                let until = process.gone_at().unwrap_or_else(Instant::now);
+                let spent = until.saturating_duration_since(started);
+                seat.clock.charge(spent.saturating_sub(grace));
                 return Err(Forfeit::from_io(f, "move", allowed + grace));
             }
         };
