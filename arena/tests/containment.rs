@@ -70,14 +70,14 @@ const CASES: &[Case] = &[
     case(
         "slow-move",
         "\"--delay-ms\", \"400\"",
-        "time_control = { time_ms = 100000, max_move_ms = 100 }",
+        "time_control = { time_ms = 100000, max_move_ms = 100, startup_ms = 10000 }",
         "timeout",
         "no move within 100 ms",
     ),
     case(
         "slow-clock",
         "\"--delay-ms\", \"150\"",
-        "time_control = { time_ms = 250 }",
+        "time_control = { time_ms = 250, startup_ms = 10000 }",
         "timeout",
         "no move within",
     ),
@@ -119,7 +119,7 @@ const CASES: &[Case] = &[
     case(
         "deaf-to-sigterm",
         "\"--ignore-sigterm\", \"--hang-on-move\", \"2\"",
-        "",
+        "time_control = { time_ms = 1000, startup_ms = 10000 }",
         "timeout",
         "no move within",
     ),
@@ -228,11 +228,12 @@ fn survivors(pid_file: &Path, marker: &str) -> Vec<u32> {
 
 /// A gauntlet config: `random` (generous clock, so only the faulty bots forfeit) against one `faulty`
 /// bot per case, each with its own pid file (whose path is the marker of its processes) and its own
-/// working folder.
+/// working folder. The clocks are generous too (10 s a game and 10 s to start, so a loaded machine
+/// cannot make a bot forfeit by accident); the cases about time set their own.
 fn gauntlet(dir: &Path, name: &str, cases: &[Case]) -> String {
     let mut config = format!(
         "name = \"{name}\"\nformat = \"gauntlet\"\ngames_per_pair = 2\nseed = 5\nconcurrency = 2\n\
-         [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 1000\nstartup_ms = 2000\n\
+         [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 10000\nstartup_ms = 10000\n\
          [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n\
          time_control = {{ time_ms = 60000, startup_ms = 20000 }}\n"
     );
@@ -344,8 +345,10 @@ fn a_daemon_dies_with_its_game(env: &[(&str, &str)]) {
     }
     let pid_file = tmp.path().join("pids-daemon.txt");
     let pids = std::fs::read_to_string(&pid_file).unwrap();
-    // Each of the two games: the bot and its daemon.
-    assert_eq!(pids.lines().count(), 4, "{pids}");
+    // Each of the two games: the bot and its daemon (without cgroups, a daemon may already have been
+    // killed, as an orphan, before it could give its pid).
+    let expected = if env.is_empty() { 4..=4 } else { 2..=4 };
+    assert!(expected.contains(&pids.lines().count()), "{pids}");
     let left = survivors(&pid_file, &pid_file.display().to_string());
     assert!(left.is_empty(), "daemons outlived their games: {left:?}");
 }
@@ -362,7 +365,7 @@ fn without_cgroups_the_subreaper_still_ends_daemons_and_forks() {
         case(
             "fork-bomb",
             "\"--fork-on-move\", \"2\", \"--forks\", \"20\", \"--hang-on-move\", \"3\"",
-            "",
+            "time_control = { time_ms = 1000, startup_ms = 10000 }",
             "timeout",
             "no move within",
         ),
@@ -384,7 +387,7 @@ fn a_gigabyte_to_stderr_is_capped_and_the_arena_s_memory_stays_flat() {
     let config =
         // It writes the gigabyte before its handshake: a generous start-up deadline.
         gauntlet(tmp.path(), "noisy", &cases).replace(
-            "time_ms = 1000\nstartup_ms = 2000\n",
+            "time_ms = 10000\nstartup_ms = 10000\n",
             "time_ms = 30000\nstartup_ms = 120000\n",
         );
     let path = write_config(tmp.path(), "noisy", &config);

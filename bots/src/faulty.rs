@@ -297,23 +297,28 @@ pub fn start_daemon() -> Option<u32> {
         match libc::fork() {
             -1 => None,
             0 => {
+                libc::close(pipe[0]);
                 libc::setsid();
                 if libc::fork() == 0 {
                     let pid = libc::getpid();
                     libc::write(pipe[1], (&pid as *const i32).cast(), 4);
+                    libc::close(pipe[1]);
                     loop {
                         libc::sleep(1000);
                     }
                 }
+                libc::close(pipe[1]);
                 libc::_exit(0);
             }
             child => {
+                // Only the grandchild may hold the write end: if it dies before writing (an arena
+                // without cgroups may kill an orphan at once), the read ends instead of blocking.
+                libc::close(pipe[1]);
                 let mut status = 0;
                 libc::waitpid(child, &mut status, 0);
                 let mut pid: i32 = 0;
                 let got = libc::read(pipe[0], (&mut pid as *mut i32).cast(), 4);
                 libc::close(pipe[0]);
-                libc::close(pipe[1]);
                 (got == 4).then_some(pid as u32)
             }
         }
