@@ -530,6 +530,12 @@ fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_it
     let bot_dir = tmp.path().join("bot");
     std::fs::create_dir_all(&bot_dir).unwrap();
     std::fs::write(tmp.path().join("secret.txt"), "hidden").unwrap();
+    // The sandbox shows the bot its own folder, not the rest of /tmp, where a checkout (and so the arena
+    // binary the script runs) may live: the binary goes into the bot's folder.
+    let player = bot_dir.join("arena");
+    std::fs::hard_link(env!("CARGO_BIN_EXE_arena"), &player)
+        .or_else(|_| std::fs::copy(env!("CARGO_BIN_EXE_arena"), &player).map(|_| ()))
+        .unwrap();
     // The bot reports what it can do on stderr, then plays.
     let script = bot_dir.join("probe.sh");
     std::fs::write(
@@ -548,7 +554,7 @@ fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_it
              }} >&2\nexec {arena:?} bot random\n",
             secret = tmp.path().join("secret.txt").display().to_string(),
             results = tmp.path().join("results/boxed").display().to_string(),
-            arena = env!("CARGO_BIN_EXE_arena"),
+            arena = player.display().to_string(),
         ),
     )
     .unwrap();
