@@ -98,12 +98,17 @@ pub enum SandboxKind {
 pub struct OpeningsConfig {
     /// The file, relative to the config file's folder (or absolute). Each line holds the moves of one
     /// opening in the game's notation, separated by spaces; empty lines and lines starting with `#` are
-    /// skipped.
+    /// skipped. For Dots, an `.sgf` file or a folder of them: each game tree is one opening, its start
+    /// dots and main line (see [`crate::openings`]).
     pub file: PathBuf,
     /// `sequential` (default): game pair k plays line k, wrapping around; `random`: a seeded shuffle of
     /// the lines, then in that order, wrapping around.
     #[serde(default)]
     pub order: OpeningOrder,
+    /// Keep at most this many plies of each opening (cutechess's `plies=`), e.g. to start from the first
+    /// moves of finished games; all of them by default.
+    #[serde(default)]
+    pub plies: Option<u32>,
 }
 
 /// The order in which game pairs take the lines of an opening file.

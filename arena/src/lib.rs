@@ -3,13 +3,17 @@
 //! Two-stage configuration ([`config`] → [`plan`]), a pure [`schedule`], one owner per bot process
 //! ([`process`]), a [`referee`] that plays one game under the [`clock`], and a [`tournament`] runner
 //! that appends each [`record`] to [`results`] and prints the [`standings`]; [`probe`] runs one bot
-//! through that path to tell whether it behaves, and [`replay`] shows a recorded game again. The `arena` binary is a thin command line over these.
+//! through that path to tell whether it behaves, and [`replay`] shows a recorded game again; [`formats`]
+//! writes game records for other programs (SGF, PGN, Pons's digit strings) and reads SGF, which [`openings`]
+//! also takes as opening books. The `arena` binary is a thin command line over these.
 
 pub mod bench;
 pub mod clock;
 pub mod config;
 pub mod crosstable;
+pub mod formats;
 pub mod head_to_head;
+pub mod openings;
 pub mod options;
 pub mod plan;
 pub mod probe;

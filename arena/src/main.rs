@@ -92,12 +92,13 @@ enum Command {
     /// `arena probe --game connect4 -- ./mybot --level 3`.
     Probe(ProbeArgs),
     /// Replay a recorded game by the rules and print its moves and the board (after the last ply, after
-    /// ply N with --ply, or after every ply with --every).
+    /// ply N with --ply, or after every ply with --every). Also a Dots game of an SGF file (GM[40]), e.g.
+    /// one played on zagram.org: `arena replay game.sgf`.
     Replay {
-        /// A tournament's results folder, e.g. results/connect4.
+        /// A tournament's results folder, e.g. results/connect4, or an SGF file.
         dir: PathBuf,
-        /// The game's id, as in games.csv (g0001).
-        id: String,
+        /// The game's id, as in games.csv (g0001); for an SGF file of several games, <stem>-<n>.
+        id: Option<String>,
         /// Show the board after this many plies (0: the start position).
         #[arg(long)]
         ply: Option<usize>,
@@ -108,6 +109,22 @@ enum Command {
     /// Show the containment layers this machine gives bot processes (cgroups, rlimits, subreaper,
     /// freezer, bubblewrap) and the default limits.
     Doctor,
+    /// Write a results folder's games as records other programs read: SGF for Dots (one file per game),
+    /// PGN for every game (games.pgn, for Ordo and BayesElo), Connect Four as Pons's digit strings
+    /// (games.pons, one game per line).
+    Export {
+        /// A tournament's results folder, e.g. results/dots.
+        dir: PathBuf,
+        /// sgf, pgn or pons.
+        #[arg(long, value_enum)]
+        format: arena::formats::Format,
+        /// The folder to write into (default: <dir>/export).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Only this game (its id in games.csv).
+        #[arg(long)]
+        game: Option<String>,
+    },
     /// Check config files and print their plans without playing.
     Check {
         #[arg(required = true)]
@@ -248,7 +265,26 @@ fn main() -> ExitCode {
             id,
             ply,
             every,
-        } => replay(&dir, &id, ply, every),
+        } => replay(&dir, id.as_deref(), ply, every),
+        Command::Export {
+            dir,
+            format,
+            out,
+            game,
+        } => arena::formats::export_results(&dir, format, out.as_deref(), game.as_deref()).map(
+            |done| {
+                match done.files.as_slice() {
+                    [one] => println!("exported {} games to {}", done.games, one.display()),
+                    files => println!(
+                        "exported {} games to {} ({} files)",
+                        done.games,
+                        done.dir.display(),
+                        files.len()
+                    ),
+                }
+                ExitCode::SUCCESS
+            },
+        ),
         Command::Probe(args) => probe(args),
         Command::Run {
             configs,
@@ -501,14 +537,29 @@ fn probe(args: ProbeArgs) -> Result<ExitCode> {
     })
 }
 
-fn replay(dir: &Path, id: &str, ply: Option<usize>, every: bool) -> Result<ExitCode> {
-    let records = recorded_games(dir)?;
-    let Some(record) = records.iter().find(|r| r.id == id) else {
+fn replay(dir: &Path, id: Option<&str>, ply: Option<usize>, every: bool) -> Result<ExitCode> {
+    let records = if dir.is_file() {
+        arena::formats::sgf::read_records(dir)?
+    } else {
+        recorded_games(dir)?
+    };
+    let source = if dir.is_file() {
+        dir.to_path_buf()
+    } else {
+        dir.join("games.csv")
+    };
+    let found = match (id, records.as_slice()) {
+        (Some(id), _) => records.iter().find(|r| r.id == id),
+        (None, [one]) if dir.is_file() => Some(one),
+        (None, _) => None,
+    };
+    let Some(record) = found else {
         let mut ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
         ids.sort_unstable();
+        let which = id.map_or("which game?".into(), |id| format!("no game {id:?}"));
         anyhow::bail!(
-            "no game {id:?} in {}; its games are {}",
-            dir.join("games.csv").display(),
+            "{which} in {}; its games are {}",
+            source.display(),
             match ids.as_slice() {
                 [] => "none".to_string(),
                 [one] => one.to_string(),
@@ -532,6 +583,9 @@ fn replay(dir: &Path, id: &str, ply: Option<usize>, every: bool) -> Result<ExitC
         record.termination.as_str(),
         record.plies
     );
+    if !record.setup.is_empty() {
+        println!("setup: {}", record.setup);
+    }
     print!("{}", arena::replay::replay(record, ply, every)?);
     Ok(ExitCode::SUCCESS)
 }

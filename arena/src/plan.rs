@@ -28,9 +28,9 @@ pub struct Plan {
     pub games_per_pair: u32,
     /// Random opening plies shared by both games of a game pair, played after the book line.
     pub opening_plies: u32,
-    /// The lines of the opening file, each a list of moves in the game's notation, checked legal and not
-    /// ending the game; empty without `[openings]`.
-    pub openings: Vec<Vec<String>>,
+    /// The openings of the book (its lines, or its SGF games with their setup dots), each checked legal
+    /// and not ending the game; empty without `[openings]`.
+    pub openings: Vec<crate::openings::Opening>,
     /// The order in which game pairs take [`Plan::openings`].
     pub opening_order: OpeningOrder,
     /// The stop rule of a `format = "sprt"` match; `None` for the other formats.
@@ -228,7 +228,8 @@ impl Plan {
         let openings = match &config.openings {
             Some(o) => {
                 let file = base.join(&o.file);
-                read_openings(spec, &file).map_err(|m| err(format!("[openings]: {m}")))?
+                crate::openings::read(spec, &file, o.plies)
+                    .map_err(|m| err(format!("[openings]: {m}")))?
             }
             None => Vec::new(),
         };
@@ -240,8 +241,8 @@ impl Plan {
                     .into(),
             ));
         }
-        let longest_opening =
-            openings.iter().map(Vec::len).max().unwrap_or(0) + config.opening_plies as usize;
+        let longest_opening = openings.iter().map(|o| o.moves.len()).max().unwrap_or(0)
+            + config.opening_plies as usize;
         if let Some(m) = config.max_plies {
             if m as usize <= longest_opening {
                 return Err(err(format!(
@@ -346,39 +347,6 @@ fn sprt_plan(s: &SprtConfig) -> Result<SprtPlan, String> {
         test,
         max_pairs: s.max_pairs,
     })
-}
-
-/// Reads an opening file: one opening per line, moves in `spec`'s notation separated by spaces; empty
-/// lines and `#` comments skipped. Each line must be legal and leave the game unfinished.
-fn read_openings(spec: GameSpec, path: &Path) -> Result<Vec<Vec<String>>, String> {
-    struct Check<'a>(&'a [String]);
-    impl GameVisitor for Check<'_> {
-        type Output = Result<(), String>;
-        fn visit<G: Game>(self, mut pos: G) -> Result<(), String> {
-            games::play_moves(&mut pos, self.0.iter().map(String::as_str))
-                .map_err(|e| e.to_string())?;
-            if pos.outcome().is_some() {
-                return Err("the game is over after this opening".into());
-            }
-            Ok(())
-        }
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for (k, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let moves: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-        spec.visit(Check(&moves))
-            .map_err(|m| format!("{}:{}: {m}", path.display(), k + 1))?;
-        out.push(moves);
-    }
-    if out.is_empty() {
-        return Err(format!("{}: no openings in the file", path.display()));
-    }
-    Ok(out)
 }
 
 /// The text of an option value as `setoption` sends it. A name must be one word and neither may hold a

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use games::Player;
+use games::{Player, Setup};
 use serde::{Deserialize, Serialize};
 
 /// The result from the first player's point of view.
@@ -180,10 +180,16 @@ pub struct GameRecord {
     pub move_ms: Vec<u64>,
     /// Opening moves (already in `moves`).
     pub opening: Vec<String>,
+    /// Dots placed on top of the variant's start before the first ply (an SGF opening's `AB`/`AW`);
+    /// empty for the variant's own start.
+    pub setup: Setup,
     /// Every move played, in order, in the game's notation.
     pub moves: Vec<String>,
     /// The game's seed.
     pub seed: u64,
+    /// When the game ended, UTC, RFC 3339 to the second (`2025-03-01T17:04:05Z`); empty in rows
+    /// recorded before the column existed.
+    pub date: String,
 }
 
 impl GameRecord {
@@ -226,8 +232,10 @@ impl GameRecord {
             time_control: ["1000+0".into(), "1000+0".into()],
             move_ms: vec![],
             opening: vec![],
+            setup: Setup::default(),
             moves: vec![],
             seed: 1,
+            date: String::new(),
         }
     }
 }
@@ -264,11 +272,17 @@ pub struct GameRow {
     /// Space-separated ms per ply after the opening.
     #[serde(default)]
     pub move_ms: String,
+    /// Dots setup dots ([`Setup`]'s text: `first 12-22 … second 12-21 …`); empty for none.
+    #[serde(default)]
+    pub setup: String,
+    /// When the game ended, UTC, RFC 3339.
+    #[serde(default)]
+    pub date: String,
 }
 
 impl GameRow {
     /// The column names of `games.csv`, in order (its header line).
-    pub const HEADER: [&'static str; 21] = [
+    pub const HEADER: [&'static str; 23] = [
         "id",
         "round",
         "pair",
@@ -290,6 +304,8 @@ impl GameRow {
         "tc_first",
         "tc_second",
         "move_ms",
+        "setup",
+        "date",
     ];
 }
 
@@ -322,6 +338,8 @@ impl From<&GameRecord> for GameRow {
                 .map(u64::to_string)
                 .collect::<Vec<_>>()
                 .join(" "),
+            setup: r.setup.to_string(),
+            date: r.date.clone(),
         }
     }
 }
@@ -341,7 +359,13 @@ impl TryFrom<GameRow> for GameRecord {
             .map(|w| w.parse::<u64>())
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("{}: move_ms: {e}", r.id))?;
+        let setup = r
+            .setup
+            .parse::<Setup>()
+            .map_err(|e| format!("{}: {e}", r.id))?;
         Ok(GameRecord {
+            setup,
+            date: r.date,
             time_control: [r.tc_first, r.tc_second],
             move_ms,
             result: r.result.parse()?,
@@ -393,9 +417,12 @@ mod tests {
         assert_eq!(record.moves.len(), 7);
         assert_eq!(record.time_control, [String::new(), String::new()]);
         assert!(record.move_ms.is_empty());
+        assert!(record.setup.is_empty() && record.date.is_empty());
         // And a row of today keeps its per-move times through the round trip.
         let mut g = GameRecord::example("a", "b", GameResult::Draw);
         g.move_ms = vec![3, 0, 17];
+        g.setup = "first 1-1 second 2-2 3-3".parse().unwrap();
+        g.date = "2025-03-01T17:04:05Z".into();
         let back = GameRecord::try_from(GameRow::from(&g)).unwrap();
         assert_eq!(back, g);
     }

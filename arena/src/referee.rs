@@ -111,7 +111,10 @@ pub async fn play_game(
     game: &ScheduledGame,
     env: &GameEnv,
 ) -> Result<GameRecord, SetupError> {
-    plan.spec.visit(Referee { plan, game, env }).await
+    plan.spec
+        .visit_with_setup(&game.setup, Referee { plan, game, env })
+        .expect("the plan checked every opening's setup dots")
+        .await
 }
 
 struct Referee<'a> {
@@ -158,8 +161,10 @@ impl<'a> Referee<'a> {
             time_control: bots.map(|b| b.time_control.to_string()),
             move_ms: Vec::new(),
             opening: game.opening.clone(),
+            setup: game.setup.clone(),
             moves: Vec::new(),
             seed: game.seed,
+            date: String::new(),
         };
 
         let outcome = self
@@ -191,6 +196,7 @@ impl<'a> Referee<'a> {
         }
         record.plies = record.moves.len() as u32;
         record.time_ms = [seats[0].clock.used_ms(), seats[1].clock.used_ms()];
+        record.date = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
 
         let [s0, s1] = &mut seats;
         tokio::join!(shutdown(s0), shutdown(s1));
@@ -315,7 +321,7 @@ impl<'a> Referee<'a> {
                 seats[1].clock.control().inc_ms,
             ];
             let seat = &mut seats[side.index()];
-            let (text, spent) = request_move(seat, &record.moves, clocks, incs)
+            let (text, spent) = request_move(seat, &game.setup, &record.moves, clocks, incs)
                 .await
                 .map_err(|f| Fault::Bot(side, f))?;
             if plan.suspend_idle {
@@ -476,10 +482,11 @@ async fn handshake(seat: &mut Seat<'_>, spec: &str, seed: u64) -> Result<(), For
         .map_err(|f| io(f, "readyok"))
 }
 
-/// Asks the seat's bot for its move in the position after `moves`, under its clock. Returns the move text
-/// and the time it took, ms (as charged to the clock).
+/// Asks the seat's bot for its move in the position after `moves` (played from the start with `setup`'s
+/// dots), under its clock. Returns the move text and the time it took, ms (as charged to the clock).
 async fn request_move(
     seat: &mut Seat<'_>,
+    setup: &games::Setup,
     moves: &[String],
     clocks: [Option<u64>; 2],
     incs: [u64; 2],
@@ -528,11 +535,13 @@ async fn request_move(
     };
     match seat.bot.protocol {
         ProtocolKind::Ugi => {
-            let position = if moves.is_empty() {
-                "position startpos".to_string()
-            } else {
-                format!("position startpos moves {}", moves.join(" "))
-            };
+            let mut position = String::from("position startpos");
+            if !setup.is_empty() {
+                position.push_str(&format!(" setup {setup}"));
+            }
+            if !moves.is_empty() {
+                position.push_str(&format!(" moves {}", moves.join(" ")));
+            }
             process
                 .send(&position, write_deadline)
                 .await

@@ -1,7 +1,8 @@
 //! `arena replay`: a recorded game played again from `games.csv` by the rules, shown as boards.
 //!
 //! The moves of a [`GameRecord`] are replayed with checked play from the start position of its game and
-//! variant, so a replay also proves the record is a legal game. The board after the chosen ply is drawn
+//! variant (with its setup dots, for a Dots game started from an SGF position), so a replay also proves
+//! the record is a legal game. The board after the chosen ply is drawn
 //! with the game's own text board (coordinates on, the `{:#}` form of its `Display`).
 
 use std::fmt::Write as _;
@@ -28,6 +29,9 @@ pub enum ReplayError {
         mv: String,
         reason: String,
     },
+    /// The record's setup dots cannot be put on its board.
+    #[error("game {id}: {reason}")]
+    Setup { id: String, reason: String },
     /// `--ply` beyond the game's end.
     #[error("game {id} has {plies} plies; there is no ply {asked}")]
     Ply {
@@ -67,11 +71,18 @@ pub fn replay(
         Some(n) => n,
         None => plies,
     };
-    spec.visit(Replayer {
-        record,
-        upto,
-        every,
-    })
+    spec.visit_with_setup(
+        &record.setup,
+        Replayer {
+            record,
+            upto,
+            every,
+        },
+    )
+    .map_err(|e| ReplayError::Setup {
+        id: record.id.clone(),
+        reason: e.to_string(),
+    })?
 }
 
 /// What the symbols of a Dots board mean (`games::dots::Point`).
@@ -209,6 +220,11 @@ mod tests {
         let e = replay(&ttt(&["a1"]), Some(3), false).unwrap_err();
         assert_eq!(e.to_string(), "game g has 1 plies; there is no ply 3");
         let mut r = ttt(&[]);
+        r.setup = "first 1-1".parse().unwrap();
+        assert_eq!(
+            replay(&r, None, false).unwrap_err().to_string(),
+            "game g: tictactoe has no setup dots (only dots has)"
+        );
         r.game = "chess".into();
         assert!(matches!(
             replay(&r, None, false),

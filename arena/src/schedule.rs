@@ -9,6 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::{Format, OpeningOrder};
+use crate::openings::Opening;
 use crate::plan::Plan;
 
 /// One game of the schedule.
@@ -29,6 +30,9 @@ pub struct ScheduledGame {
     /// The opening, in the game's move notation: the book line (with `[openings]`), then the random
     /// plies; empty without either.
     pub opening: Vec<String>,
+    /// Dots setup dots of the book's opening (an SGF opening's start dots over the variant's); empty for
+    /// the variant's own start.
+    pub setup: games::Setup,
     /// This game's seed, in 1..=i64::MAX, sent to bots that declare a `seed` option.
     pub seed: u64,
 }
@@ -131,8 +135,9 @@ pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
             for &(a, b) in round {
                 pair_no += 1;
                 let pair_seed = mix(plan.seed ^ mix(pair_no as u64));
-                let book: &[String] = match book_order.len() {
-                    0 => &[],
+                let no_book = Opening::default();
+                let book = match book_order.len() {
+                    0 => &no_book,
                     n => &plan.openings[book_order[(pair_no as usize - 1) % n]],
                 };
                 let opening = random_opening(plan.spec, book, plan.opening_plies, pair_seed);
@@ -147,6 +152,7 @@ pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
                         first,
                         second,
                         opening: opening.clone(),
+                        setup: book.setup.clone(),
                         seed: game_seed(pair_seed, k as u64),
                     });
                 }
@@ -156,16 +162,16 @@ pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
     games
 }
 
-/// `book` (legal moves from the start of `spec`, as [`Plan::openings`] holds them), then `plies` random
-/// legal moves drawn with `seed`, never ending the game (a draw that would end it is redrawn; after 100
-/// failures the opening is cut short).
-pub fn random_opening(spec: GameSpec, book: &[String], plies: u32, seed: u64) -> Vec<String> {
-    struct Opening<'a> {
+/// `book`'s moves (legal from the start of `spec` with the book's setup dots, as [`Plan::openings`] holds
+/// them), then `plies` random legal moves drawn with `seed`, never ending the game (a draw that would end
+/// it is redrawn; after 100 failures the opening is cut short).
+pub fn random_opening(spec: GameSpec, book: &Opening, plies: u32, seed: u64) -> Vec<String> {
+    struct Random<'a> {
         book: &'a [String],
         plies: u32,
         seed: u64,
     }
-    impl GameVisitor for Opening<'_> {
+    impl GameVisitor for Random<'_> {
         type Output = Vec<String>;
         fn visit<G: Game>(self, mut pos: G) -> Vec<String> {
             games::play_moves(&mut pos, self.book.iter().map(String::as_str))
@@ -192,9 +198,17 @@ pub fn random_opening(spec: GameSpec, book: &[String], plies: u32, seed: u64) ->
         }
     }
     if plies == 0 {
-        return book.to_vec();
+        return book.moves.clone();
     }
-    spec.visit(Opening { book, plies, seed })
+    spec.visit_with_setup(
+        &book.setup,
+        Random {
+            book: &book.moves,
+            plies,
+            seed,
+        },
+    )
+    .expect("the plan checked the book's setup")
 }
 
 #[cfg(test)]
@@ -231,8 +245,8 @@ mod tests {
     fn random_openings_are_legal_reproducible_and_not_over() {
         let spec: GameSpec = "tictactoe".parse().unwrap();
         for seed in 0..200 {
-            let a = random_opening(spec, &[], 6, seed);
-            assert_eq!(a, random_opening(spec, &[], 6, seed));
+            let a = random_opening(spec, &Opening::default(), 6, seed);
+            assert_eq!(a, random_opening(spec, &Opening::default(), 6, seed));
             let mut pos = games::TicTacToe::default();
             for m in &a {
                 pos.play(m.parse().unwrap()).unwrap();
@@ -294,6 +308,7 @@ mod tests {
                 first: 0,
                 second: 1,
                 opening: vec![],
+                setup: games::Setup::default(),
                 seed: 1,
             })
             .collect();

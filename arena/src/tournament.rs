@@ -211,6 +211,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
             first: plan.bots[g.first].name.clone(),
             second: plan.bots[g.second].name.clone(),
             opening: g.opening.clone(),
+            setup: g.setup.clone(),
             seed: g.seed,
         })
         .collect();

@@ -6,14 +6,15 @@
 
 use std::io::{self, BufRead, Write};
 
-use games::{Game, GameSpec, GameVisitor, Player};
+use games::{Game, GameSpec, GameVisitor, Player, Setup};
 
 use crate::engine::{Engine, Limits, SearchInfo};
 
 /// Serves `engine` over UGI until `quit` or end of input.
 ///
 /// Commands: `ugi`, `isready`, `setoption name N value V`, `game SPEC`, `uginewgame`,
-/// `position startpos [moves M…]`, `go [p1time T] [p2time T] [p1inc I] [p2inc I] [movetime T] [depth D]
+/// `position startpos [setup SETUP] [moves M…]` (a [`Setup`]'s dots put on top of the variant's start, Dots
+/// only), `go [p1time T] [p2time T] [p1inc I] [p2inc I] [movetime T] [depth D]
 /// [nodes N]`, `stop` (ignored: the search is synchronous), `quit`. Unknown commands are ignored, as UCI
 /// engines do; errors are reported as `info string error: …`. A `go` that cannot be answered (no game,
 /// an illegal move in `position`, a finished game) prints `bestmove (none)`.
@@ -26,6 +27,7 @@ pub fn serve<E: Engine>(
     mut output: impl Write,
 ) -> io::Result<()> {
     let mut spec: Option<GameSpec> = None;
+    let mut setup = Setup::default();
     let mut moves: Vec<String> = Vec::new();
     for line in input.lines() {
         let line = line?;
@@ -61,33 +63,34 @@ pub fn serve<E: Engine>(
             },
             "uginewgame" | "ucinewgame" => {
                 engine.new_game();
+                setup = Setup::default();
                 moves.clear();
             }
             "position" => {
                 moves.clear();
-                match rest.split_first() {
-                    Some((&"startpos", tail)) => match tail.split_first() {
-                        None => {}
-                        Some((&"moves", list)) => moves.extend(list.iter().map(|s| s.to_string())),
-                        Some(_) => {
-                            writeln!(output, "info string error: expected 'moves' after startpos")?
-                        }
-                    },
-                    _ => writeln!(
-                        output,
-                        "info string error: only 'position startpos [moves …]' is supported"
-                    )?,
+                setup = Setup::default();
+                match parse_position(&rest) {
+                    Ok((s, list)) => {
+                        setup = s;
+                        moves.extend(list.iter().map(|m| m.to_string()));
+                    }
+                    Err(e) => writeln!(output, "info string error: {e}")?,
                 }
             }
             "go" => {
                 let reply = match spec {
                     None => Err("no 'game' command before 'go'".to_string()),
-                    Some(spec) => spec.visit(Choose {
-                        engine: &mut *engine,
-                        moves: &moves,
-                        go: &rest,
-                        out: &mut output,
-                    }),
+                    Some(spec) => spec
+                        .visit_with_setup(
+                            &setup,
+                            Choose {
+                                engine: &mut *engine,
+                                moves: &moves,
+                                go: &rest,
+                                out: &mut output,
+                            },
+                        )
+                        .unwrap_or_else(|e| Err(e.to_string())),
                 };
                 match reply {
                     Ok(m) => writeln!(output, "bestmove {m}")?,
@@ -165,6 +168,23 @@ impl<E: Engine, R: BufRead, W: Write> GameVisitor for CodeCup<'_, E, R, W> {
         }
         Ok(())
     }
+}
+
+/// The words after `position`: `startpos [setup SETUP…] [moves M…]`, as the setup and the move words.
+fn parse_position<'a>(words: &[&'a str]) -> Result<(Setup, Vec<&'a str>), String> {
+    let Some((&"startpos", tail)) = words.split_first() else {
+        return Err("only 'position startpos [setup …] [moves …]' is supported".into());
+    };
+    let (setup_words, moves) = match tail.iter().position(|w| *w == "moves") {
+        Some(i) => (&tail[..i], tail[i + 1..].to_vec()),
+        None => (tail, Vec::new()),
+    };
+    let setup = match setup_words.split_first() {
+        None => Setup::default(),
+        Some((&"setup", dots)) => dots.join(" ").parse::<Setup>().map_err(|e| e.to_string())?,
+        Some(_) => return Err("expected 'setup' or 'moves' after startpos".into()),
+    };
+    Ok((setup, moves))
 }
 
 fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
@@ -247,6 +267,29 @@ mod tests {
             Some(("x".into(), String::new()))
         );
         assert_eq!(parse_setoption(&["value", "3"]), None);
+    }
+
+    #[test]
+    fn position_reads_a_setup_and_the_moves() {
+        let words = |s: &'static str| s.split_whitespace().collect::<Vec<_>>();
+        let (setup, moves) = parse_position(&words(
+            "startpos setup first 1-1 2-2 second 3-3 moves 4-4 5-5",
+        ))
+        .unwrap();
+        assert_eq!(setup.to_string(), "first 1-1 2-2 second 3-3");
+        assert_eq!(moves, ["4-4", "5-5"]);
+        let (setup, moves) = parse_position(&words("startpos setup second 3-3")).unwrap();
+        assert_eq!((setup.second, moves.len()), (vec![(3, 3)], 0));
+        let (setup, moves) = parse_position(&words("startpos moves 4")).unwrap();
+        assert_eq!((setup.is_empty(), moves), (true, vec!["4"]));
+        for bad in [
+            "fen x",
+            "startpos 4",
+            "startpos setup 1-1",
+            "startpos setup first x",
+        ] {
+            assert!(parse_position(&words(bad)).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -76,3 +76,46 @@ fn minimax_and_boardvalue_answer_and_refuse_bad_options() {
     assert!(out.contains("info depth 9 score 2 nodes"), "{out}");
     assert!(out.ends_with("bestmove c1\n"), "{out}");
 }
+
+/// `position startpos setup …`: every reference bot that plays Dots searches the position with the setup
+/// dots, not the bare variant: on a 4×4 board filled but for 4-1 the only legal point is 4-1 (grounding
+/// would only draw: every first-player dot is grounded through column 1).
+#[test]
+fn every_dots_bot_plays_from_a_setup_start() {
+    let input = "ugi\ngame dots 4 4 empty\nisready\nuginewgame\n\
+                 position startpos setup first 1-1 1-2 1-3 1-4 2-1 2-2 2-3 2-4 \
+                 second 3-1 3-2 3-3 3-4 4-2 4-3 4-4\ngo depth 3\nquit\n";
+    let outs = [
+        (
+            "random",
+            session(&mut bots::random::RandomEngine::default(), input),
+        ),
+        ("minimax", session(&mut MinimaxEngine::default(), input)),
+        ("alphabeta", session(&mut AlphaBetaEngine::default(), input)),
+        (
+            "dots-tps",
+            session(&mut bots::dots_tps::DotsTps::default(), input),
+        ),
+    ];
+    for (name, out) in outs {
+        assert!(!out.contains("error"), "{name}: {out}");
+        assert!(out.ends_with("bestmove 4-1\n"), "{name}: {out}");
+    }
+    // The setup's dots are on the board: first's 3-2 closes the ring round second's 3-3.
+    let out = session(
+        &mut AlphaBetaEngine::default(),
+        "game dots 6 6 empty\nposition startpos setup first 2-3 3-4 4-3 second 3-3 moves 6-6 1-1\n\
+         go depth 2\n",
+    );
+    assert!(out.ends_with("bestmove 3-2\n"), "{out}");
+    // A setup dot off the board or on a taken point is an error, answered with no move.
+    let out = session(
+        &mut AlphaBetaEngine::default(),
+        "game dots 6 6 cross\nposition startpos setup first 3-3\ngo depth 1\n",
+    );
+    assert!(
+        out.contains("info string error: setup dot 3-3 is on a point already taken"),
+        "{out}"
+    );
+    assert!(out.ends_with("bestmove (none)\n"), "{out}");
+}

@@ -6,7 +6,7 @@
 //!
 //! - [`TicTacToe`]: the m,n,k-game, default 3×3 with three in a row; moves `a1`..`c3`.
 //! - [`Connect4`]: W×H up to 9×9, default 7×6, bitboards; a move is the column number `1`..`W`.
-//! - [`Dots`]: Точки under the Russian rules of `shared/DOTS_RULES.md` (R1–R14); moves `x-y` and `ground`.
+//! - [`Dots`]: Точки under the Russian rules of `docs/dots-rules.md` (R1–R14); moves `x-y` and `ground`.
 //!
 //! [`GameSpec`] names a game and its variant in the words of the protocol's `game` command
 //! (`connect4 7 6`, `tictactoe 3 3 3`, `dots 39 32 cross`).
@@ -24,11 +24,13 @@
 
 pub mod connect4;
 pub mod dots;
+mod setup;
 mod spec;
 pub mod tictactoe;
 
 pub use connect4::Connect4;
 pub use dots::Dots;
+pub use setup::{Setup, SetupError};
 pub use spec::{DotsStart, GameKind, GameSpec, GameVisitor, SpecError};
 pub use tictactoe::TicTacToe;
 

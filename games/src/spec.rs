@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Connect4, Dots, Game, TicTacToe};
+use crate::{Connect4, Dots, Game, Setup, SetupError, TicTacToe};
 
 /// The three games, by the names used in configs and in the protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +48,7 @@ impl FromStr for GameKind {
     }
 }
 
-/// The start position of a Dots game (R4 of `shared/DOTS_RULES.md`).
+/// The start position of a Dots game (R4 of `docs/dots-rules.md`); [`crate::Setup`] adds dots of a game's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum DotsStart {
     /// No dots.
@@ -232,6 +232,30 @@ impl GameSpec {
         }
     }
 
+    /// Calls `v` with the start position of this game with `setup`'s dots put on top
+    /// ([`Dots::with_setup`]); an empty setup is [`GameSpec::visit`].
+    ///
+    /// # Errors
+    /// [`SetupError`] for a setup dot off the board or on a taken point, or any setup dot in a game
+    /// other than Dots.
+    pub fn visit_with_setup<V: GameVisitor>(
+        &self,
+        setup: &Setup,
+        v: V,
+    ) -> Result<V::Output, SetupError> {
+        if setup.is_empty() {
+            return Ok(self.visit(v));
+        }
+        match *self {
+            GameSpec::Dots {
+                width,
+                height,
+                start,
+            } => Ok(v.visit(Dots::with_setup(width, height, start, setup)?)),
+            _ => Err(SetupError::NoSetups(self.kind())),
+        }
+    }
+
     /// Calls `v` with the start position of this game.
     pub fn visit<V: GameVisitor>(&self, v: V) -> V::Output {
         match *self {
@@ -331,6 +355,43 @@ mod tests {
                 height: 6
             }
         );
+    }
+
+    #[test]
+    fn setups_are_placed_on_dots_only_and_never_on_a_taken_point() {
+        struct Board;
+        impl GameVisitor for Board {
+            type Output = String;
+            fn visit<G: Game>(self, pos: G) -> String {
+                pos.to_string()
+            }
+        }
+        let setup = |s: &str| s.parse::<Setup>().unwrap();
+        let spec: GameSpec = "dots 4 4 cross".parse().unwrap();
+        assert_eq!(
+            spec.visit_with_setup(&setup("first 1-1 second 4-4"), Board)
+                .unwrap(),
+            "...O\n.XO.\n.OX.\nX...\n"
+        );
+        // 2-2 and 3-3 hold the cross's second-player dots (R4).
+        assert_eq!(
+            spec.visit_with_setup(&setup("second 2-2"), Board),
+            Err(SetupError::Taken("2-2".into()))
+        );
+        assert_eq!(
+            spec.visit_with_setup(&setup("first 1-1 second 1-1"), Board),
+            Err(SetupError::Taken("1-1".into()))
+        );
+        assert_eq!(
+            spec.visit_with_setup(&setup("first 5-1"), Board),
+            Err(SetupError::OffBoard("5-1".into()))
+        );
+        let c4: GameSpec = "connect4".parse().unwrap();
+        assert_eq!(
+            c4.visit_with_setup(&setup("first 1-1"), Board),
+            Err(SetupError::NoSetups(GameKind::Connect4))
+        );
+        assert!(c4.visit_with_setup(&Setup::default(), Board).is_ok());
     }
 
     #[test]

@@ -183,3 +183,22 @@ fn dots_20x20_cross() {
 fn dots_39x32_cross() {
     conformance(dots("dots 39 32 cross"), 1, 8);
 }
+
+/// A start with setup dots of its own (an SGF game's `AB`/`AW`): zagram-style crosses at uneven
+/// points, a lone dot, and a setup dot on the border, on top of the cross.
+#[test]
+fn dots_12x10_cross_with_setup() {
+    let setup: games::Setup = "first 3-8 4-7 9-4 10-3 12-10 second 3-7 4-8 9-3 10-4 1-1"
+        .parse()
+        .unwrap();
+    let start = match "dots 12 10 cross".parse::<GameSpec>().unwrap() {
+        GameSpec::Dots {
+            width,
+            height,
+            start,
+        } => Dots::with_setup(width, height, start, &setup).unwrap(),
+        other => panic!("{other} is not Dots"),
+    };
+    assert_eq!(start.setup(), setup);
+    conformance(start, 20, 9);
+}

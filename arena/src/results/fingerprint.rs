@@ -41,7 +41,16 @@ impl Fingerprint {
             if plan.openings.is_empty() {
                 "none".into()
             } else {
-                let text: Vec<String> = plan.openings.iter().map(|l| l.join(" ")).collect();
+                // A line with setup dots (an SGF opening) is `setup | moves`; a plain line is its moves,
+                // so fingerprints of books without setups stay as they were.
+                let text: Vec<String> = plan
+                    .openings
+                    .iter()
+                    .map(|o| match o.setup.is_empty() {
+                        true => o.moves.join(" "),
+                        false => format!("{} | {}", o.setup, o.moves.join(" ")),
+                    })
+                    .collect();
                 format!(
                     "{} lines, fnv1a64 {:016x}, {:?} order",
                     plan.openings.len(),

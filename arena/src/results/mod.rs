@@ -11,6 +11,10 @@ pub mod fingerprint;
 
 use crate::record::{GameRecord, GameRow};
 
+/// How long [`ResultsDir::lock`] waits for a folder's lock to free itself before calling the folder in
+/// use.
+pub const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The folder of one tournament's results.
 #[derive(Clone, Debug)]
 pub struct ResultsDir {
@@ -58,14 +62,23 @@ impl ResultsDir {
             .write(true)
             .open(&path)
             .with_context(|| format!("opening {}", path.display()))?;
-        match file.try_lock() {
-            Ok(()) => Ok(RunLock { _file: file }),
-            Err(fs::TryLockError::WouldBlock) => bail!(
-                "{} is in use by another run of this tournament; wait for it to end (or stop it) first",
-                self.path.display()
-            ),
-            Err(fs::TryLockError::Error(e)) => {
-                Err(e).with_context(|| format!("locking {}", path.display()))
+        // A run killed by SIGKILL may leave, for a few ms, a child that was between fork and exec (and
+        // so still shares the lock) dying: a lock that frees itself within LOCK_PATIENCE was not another
+        // run's.
+        let until = std::time::Instant::now() + LOCK_PATIENCE;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(RunLock { _file: file }),
+                Err(fs::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(fs::TryLockError::WouldBlock) => bail!(
+                    "{} is in use by another run of this tournament; wait for it to end (or stop it) first",
+                    self.path.display()
+                ),
+                Err(fs::TryLockError::Error(e)) => {
+                    return Err(e).with_context(|| format!("locking {}", path.display()))
+                }
             }
         }
     }
@@ -414,6 +427,8 @@ pub struct Expected {
     pub second: String,
     /// The opening's moves.
     pub opening: Vec<String>,
+    /// The opening's setup dots (Dots).
+    pub setup: games::Setup,
     /// The game's seed (sent to bots that declare a `seed` option).
     pub seed: u64,
 }
@@ -445,6 +460,7 @@ pub fn check_resumable(
             || r.first != e.first
             || r.second != e.second
             || r.opening != e.opening
+            || r.setup != e.setup
         {
             bail!(
                 "{}: game {} was {} vs {} ({recorded_spec}), the config now schedules {} vs {} ({spec}); {fresh}",

@@ -1,4 +1,4 @@
-//! Dots (Точки) under the Russian rules of `shared/DOTS_RULES.md` (R1–R14).
+//! Dots (Точки) under the Russian rules of `docs/dots-rules.md` (R1–R14).
 //!
 //! Players put dots on the points of a W×H grid (each 4..=64, standard 39×32, R1) and capture enemy
 //! dots by enclosing them in a cycle of their own live dots (R6–R8). Captures are found by tracing
@@ -34,7 +34,7 @@ use std::fmt;
 pub use crate::spec::DotsStart as Start;
 pub use notation::Move;
 
-use crate::{Game, GameSpec, Outcome, PlayError, Player};
+use crate::{Game, GameSpec, Outcome, PlayError, Player, Setup, SetupError};
 use capture::Scratch;
 use cell::{is_free, is_live, BORDER, CAPTURED, HOUSE, PLAYER, PUT};
 
@@ -128,6 +128,8 @@ pub struct Dots {
     w: u8,
     h: u8,
     start: Start,
+    /// Dots placed on top of `start`'s before the first ply (empty for the variant's own start).
+    setup: Vec<(u8, u8, Player)>,
     /// `W + 1`: one padding column shared by the two ends of consecutive rows.
     stride: usize,
     /// Index offsets of N, NE, E, SE, S, SW, W, NW (rows from the top).
@@ -160,6 +162,7 @@ impl PartialEq for Dots {
         self.w == other.w
             && self.h == other.h
             && self.start == other.start
+            && self.setup == other.setup
             && self.cells == other.cells
             && self.scores == other.scores
             && self.free == other.free
@@ -229,6 +232,7 @@ impl Dots {
             w: width,
             h: height,
             start,
+            setup: Vec::new(),
             stride,
             dirs: [-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1],
             cells: vec![0; len],
@@ -280,8 +284,75 @@ impl Dots {
         }
     }
 
-    /// The dots of the start position (R4).
+    /// The start position of [`Dots::new`] with the dots of `setup` put on top, without resolving
+    /// captures (as the variant's own start dots are put, R4): the start of a game recorded with setup
+    /// dots, e.g. an SGF game's `AB`/`AW`.
+    ///
+    /// # Errors
+    /// [`SetupError::OffBoard`] for a dot outside the board, [`SetupError::Taken`] for one on a start
+    /// dot or on another setup dot.
+    ///
+    /// # Panics
+    /// As [`Dots::new`].
+    ///
+    /// ```
+    /// use games::dots::{Dots, Point, Start};
+    /// use games::{Game, Player, Setup};
+    ///
+    /// let setup: Setup = "first 2-2 second 3-3".parse().unwrap();
+    /// let pos = Dots::with_setup(5, 5, Start::Empty, &setup).unwrap();
+    /// assert_eq!(pos.point(3, 3), Some(Point::Dot(Player::Second)));
+    /// assert_eq!((pos.ply(), pos.turn()), (0, Player::First));
+    /// assert!(Dots::with_setup(5, 5, Start::Empty, &"first 6-1".parse().unwrap()).is_err());
+    /// ```
+    pub fn with_setup(
+        width: u8,
+        height: u8,
+        start: Start,
+        setup: &Setup,
+    ) -> Result<Dots, SetupError> {
+        let mut pos = Dots::new(width, height, start);
+        if setup.is_empty() {
+            return Ok(pos);
+        }
+        let mut taken: Vec<(u8, u8)> = pos.start_dots().iter().map(|&(x, y, _)| (x, y)).collect();
+        for (x, y, p) in setup.dots() {
+            let text = || Move::Put { x, y }.to_string();
+            if !pos.on_board(x, y) {
+                return Err(SetupError::OffBoard(text()));
+            }
+            if taken.contains(&(x, y)) {
+                return Err(SetupError::Taken(text()));
+            }
+            taken.push((x, y));
+            pos.setup.push((x, y, p));
+        }
+        pos.reset();
+        Ok(pos)
+    }
+
+    /// The setup dots put on top of the variant's start ([`Dots::with_setup`]); empty for the
+    /// variant's own start.
+    pub fn setup(&self) -> Setup {
+        let mut out = Setup::default();
+        for &(x, y, p) in &self.setup {
+            match p {
+                Player::First => out.first.push((x, y)),
+                Player::Second => out.second.push((x, y)),
+            }
+        }
+        out
+    }
+
+    /// The dots of the start position: the variant's (R4), then the setup's.
     fn start_dots(&self) -> Vec<(u8, u8, Player)> {
+        let mut dots = self.variant_dots();
+        dots.extend_from_slice(&self.setup);
+        dots
+    }
+
+    /// The dots of the variant's start (R4).
+    fn variant_dots(&self) -> Vec<(u8, u8, Player)> {
         let (w, h) = (self.w, self.h);
         match self.start {
             Start::Empty => Vec::new(),
