@@ -16,6 +16,7 @@ pub mod head_to_head;
 pub mod openings;
 pub mod options;
 pub mod plan;
+pub mod play;
 pub mod probe;
 pub mod process;
 pub mod record;

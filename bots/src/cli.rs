@@ -227,6 +227,8 @@ pub fn run(name: &str, args: &[String]) -> ExitCode {
         "dots-tps" => drive(crate::dots_tps::DotsTps::default(), &parsed),
         "c4-zx" => drive(crate::c4_zx::C4Zx::default(), &parsed),
         "faulty" => run_faulty(&parsed),
+        // Not a reference bot (so not in BOT_NAMES): the person's side of `arena play`.
+        "human" => drive(crate::human::Human::default(), &parsed),
         _ => Err(format!(
             "unknown bot {name:?}; known: {}",
             BOT_NAMES.join(", ")

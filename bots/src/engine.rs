@@ -18,6 +18,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Maximum nodes to search (`nodes`).
     pub nodes: Option<u64>,
+    /// Time left on the opponent's clock, ms (for display: `arena play`'s person sees both clocks).
+    pub opponent_time_ms: Option<u64>,
+    /// The opponent's increment per move, ms.
+    pub opponent_inc_ms: Option<u64>,
 }
 
 /// One search report, sent to the arena as `info depth D score S nodes N [time T] [pv ...]`.

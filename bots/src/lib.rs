@@ -14,6 +14,7 @@ pub mod dots_tps;
 pub mod engine;
 pub mod eval;
 pub mod faulty;
+pub mod human;
 pub mod minimax;
 pub mod protocol;
 pub mod random;

@@ -203,15 +203,17 @@ fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
 /// Parses the `go` parameters for the side to move (`p1…` belongs to the first player).
 pub fn parse_go(words: &[&str], turn: Player) -> Limits {
     let mut limits = Limits::default();
-    let (time_key, inc_key) = match turn {
-        Player::First => ("p1time", "p1inc"),
-        Player::Second => ("p2time", "p2inc"),
+    let (time_key, inc_key, their_time, their_inc) = match turn {
+        Player::First => ("p1time", "p1inc", "p2time", "p2inc"),
+        Player::Second => ("p2time", "p2inc", "p1time", "p1inc"),
     };
     for pair in words.windows(2) {
         let value = pair[1].parse::<i64>().ok().map(|v| v.max(0) as u64);
         match pair[0] {
             k if k == time_key => limits.time_ms = value,
             k if k == inc_key => limits.inc_ms = value,
+            k if k == their_time => limits.opponent_time_ms = value,
+            k if k == their_inc => limits.opponent_inc_ms = value,
             "movetime" => limits.movetime_ms = value,
             "depth" => limits.depth = value.map(|v| v.min(u32::MAX as u64) as u32),
             "nodes" => limits.nodes = value,
@@ -304,5 +306,9 @@ mod tests {
         );
         let second = parse_go(&words, Player::Second);
         assert_eq!((second.time_ms, second.inc_ms), (Some(9800), Some(50)));
+        assert_eq!(
+            (second.opponent_time_ms, second.opponent_inc_ms),
+            (Some(9500), Some(100))
+        );
     }
 }
