@@ -118,9 +118,9 @@ export SLURM_CONF=$dir/slurm.conf
 say "starting munged, slurmctld and slurmd ($cpus CPUs, $mem_mb MB) in $dir"
 munged --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.sock" \
   --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/seed"
-slurmctld -D >>"$dir/slurmctld.log" 2>&1 &
+slurmctld -D >"$dir/slurmctld.console" 2>&1 &
 pids+=($!)
-slurmd -D -N localhost >>"$dir/slurmd.log" 2>&1 &
+slurmd -D -N localhost >"$dir/slurmd.console" 2>&1 &
 pids+=($!)
 for _ in $(seq 60); do
   sinfo -h -N -o %T 2>/dev/null | grep -q idle && break
