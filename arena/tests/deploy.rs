@@ -178,7 +178,7 @@ fn the_kubernetes_manifests_have_the_fields_of_their_kinds() {
     // The merge Job: every shard folder by name, into the tournament's folder, on the same volume.
     let merge = object(&docs, "Job", "arena-merge");
     assert!(merge["spec"]["completionMode"].is_null() || merge["spec"]["completionMode"].as_str() == Some("NonIndexed"));
-    assert!(merge["spec"]["completions"].as_u64().unwrap_or(1) == 1);
+    assert_eq!(merge["spec"]["completions"].as_u64().unwrap_or(1), 1);
     let m = pod(merge, "arena-merge");
     assert_eq!(m.mounts, p.mounts);
     let expected: Vec<String> = ["arena", "merge"]
