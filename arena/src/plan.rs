@@ -218,7 +218,7 @@ impl Plan {
         }
         if sprt.is_some() && shard_count.is_some() {
             return Err(err(format!(
-                "[shards] with format = \"sprt\": {}",
+                "[shards] with format = \"sprt\": {}; remove [shards]",
                 crate::shard::SPRT_ON_ONE_MACHINE
             )));
         }

@@ -188,7 +188,7 @@ async fn stop_signal() {
 pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     anyhow::ensure!(
         opts.shard.is_none() || plan.sprt.is_none(),
-        "{}",
+        "{}; run it without --shard",
         crate::shard::SPRT_ON_ONE_MACHINE
     );
     let folder = opts

@@ -38,7 +38,7 @@ use crate::schedule::Shard;
 
 /// Why an SPRT match refuses `--shard` (and `[shards]`).
 pub const SPRT_ON_ONE_MACHINE: &str = "an SPRT match stays on one machine: its stop rule reads every \
-game pair as it finishes, so it cannot be split into shards; run it without --shard";
+game pair as it finishes, so it cannot be split into shards";
 
 /// What `--shard` asks for: `K/N`, or `auto` (from the scheduler's environment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -350,7 +350,7 @@ pub fn from_env(env: &HashMap<String, String>, count: Option<Count>) -> Result<R
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardError {
     /// The plan is an SPRT match ([`SPRT_ON_ONE_MACHINE`]).
-    #[error("{SPRT_ON_ONE_MACHINE}")]
+    #[error("{SPRT_ON_ONE_MACHINE}; run it without --shard")]
     Sprt,
     /// `--shard-count` with `--shard K/N`.
     #[error("--shard-count goes with --shard auto; --shard {index}/{count} already says the count")]
