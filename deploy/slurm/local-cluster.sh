@@ -131,7 +131,8 @@ sinfo -h -N -o '%N %T %c CPUs' | grep idle || { echo "the node did not come up" 
 # Step 5. The two commands of README.md: the shards' job array, then the merge job after it.
 say "submitting $config as $shards shards and a merge job"
 export ARENA=$arena ARENA_RESULTS=$dir/results
-(cd "$dir" && "$repo/deploy/slurm/submit.sh" "$repo/$config" "$shards") | tee "$dir/submitted"
+config_abs=$(cd "$(dirname "$config")" && pwd)/$(basename "$config")
+(cd "$dir" && "$repo/deploy/slurm/submit.sh" "$config_abs" "$shards") | tee "$dir/submitted"
 merge_job=$(sed -n 's/.*merge: job \([0-9]*\) .*/\1/p' "$dir/submitted")
 shards_job=$(sed -n 's/^shards: job array \([0-9]*\) .*/\1/p' "$dir/submitted")
 squeue
