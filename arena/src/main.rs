@@ -666,7 +666,10 @@ fn run(
         let name = plan.name.clone();
         let spec = plan.spec;
         if let Some(s) = shard.as_ref().filter(|s| s.scheduler.is_some()) {
-            eprintln!("{name}: shard {}/{} ({})", s.shard.index, s.shard.count, s.from);
+            eprintln!(
+                "{name}: shard {}/{} ({})",
+                s.shard.index, s.shard.count, s.from
+            );
         }
         let opts = RunOptions {
             shard: shard.map(|s| s.shard),

@@ -214,7 +214,9 @@ impl Plan {
         };
         let shard_count = config.shards.as_ref().map(|s| s.count);
         if shard_count == Some(0) {
-            return Err(err("[shards] count = 0: a tournament is split into at least 1 shard".into()));
+            return Err(err(
+                "[shards] count = 0: a tournament is split into at least 1 shard".into(),
+            ));
         }
         if sprt.is_some() && shard_count.is_some() {
             return Err(err(format!(

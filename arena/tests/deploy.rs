@@ -70,7 +70,9 @@ fn object<'a>(docs: &'a [(PathBuf, Value)], kind: &str, name: &str) -> &'a Value
     let found: Vec<&Value> = docs
         .iter()
         .map(|(_, v)| v)
-        .filter(|v| v["kind"].as_str() == Some(kind) && v["metadata"]["name"].as_str() == Some(name))
+        .filter(|v| {
+            v["kind"].as_str() == Some(kind) && v["metadata"]["name"].as_str() == Some(name)
+        })
         .collect();
     assert_eq!(found.len(), 1, "one {kind} named {name}");
     found[0]
@@ -113,7 +115,10 @@ fn pod(job: &Value, name: &str) -> Pod {
                 .find(|v| v["name"].as_str() == Some(volume))
                 .unwrap_or_else(|| panic!("{name}: the mount {volume} has no volume"));
             let claim = str_of(&v["persistentVolumeClaim"]["claimName"], "claimName");
-            (str_of(&m["mountPath"], "mountPath").to_string(), claim.to_string())
+            (
+                str_of(&m["mountPath"], "mountPath").to_string(),
+                claim.to_string(),
+            )
         })
         .collect();
     Pod {
@@ -133,7 +138,10 @@ fn flag<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
 #[test]
 fn the_kubernetes_manifests_have_the_fields_of_their_kinds() {
     let docs = manifests();
-    let kinds: BTreeSet<&str> = docs.iter().map(|(_, v)| str_of(&v["kind"], "kind")).collect();
+    let kinds: BTreeSet<&str> = docs
+        .iter()
+        .map(|(_, v)| str_of(&v["kind"], "kind"))
+        .collect();
     assert_eq!(
         kinds,
         BTreeSet::from(["Job", "PersistentVolumeClaim"]),
@@ -165,7 +173,10 @@ fn the_kubernetes_manifests_have_the_fields_of_their_kinds() {
     let count: u64 = flag(args, "--shard-count").unwrap().parse().unwrap();
     assert_eq!(count, completions, "--shard-count is the Job's completions");
     let results = flag(args, "--results").expect("--results");
-    assert_eq!(p.mounts, [(results.to_string(), "arena-results".to_string())]);
+    assert_eq!(
+        p.mounts,
+        [(results.to_string(), "arena-results".to_string())]
+    );
     // The config, as the image holds it: configs/ under the working directory.
     assert_eq!(p.working_dir, "/arena");
     let config_path = repo().join(&args[2]);
@@ -177,7 +188,10 @@ fn the_kubernetes_manifests_have_the_fields_of_their_kinds() {
 
     // The merge Job: every shard folder by name, into the tournament's folder, on the same volume.
     let merge = object(&docs, "Job", "arena-merge");
-    assert!(merge["spec"]["completionMode"].is_null() || merge["spec"]["completionMode"].as_str() == Some("NonIndexed"));
+    assert!(
+        merge["spec"]["completionMode"].is_null()
+            || merge["spec"]["completionMode"].as_str() == Some("NonIndexed")
+    );
     assert_eq!(merge["spec"]["completions"].as_u64().unwrap_or(1), 1);
     let m = pod(merge, "arena-merge");
     assert_eq!(m.mounts, p.mounts);
@@ -228,11 +242,20 @@ fn games(dir: &Path) -> Vec<String> {
 
 /// The tournament of the deploy files, unsplit, into `results`.
 fn unsplit(config: &str, results: &Path) -> Vec<String> {
-    let args: Vec<String> = ["arena", "run", config, "--results", "/results", "--no-progress"]
-        .map(String::from)
-        .to_vec();
+    let args: Vec<String> = [
+        "arena",
+        "run",
+        config,
+        "--results",
+        "/results",
+        "--no-progress",
+    ]
+    .map(String::from)
+    .to_vec();
     run_command(&args, "/results", results, &[]);
-    let name = arena::config::Config::load(&repo().join(config)).unwrap().name;
+    let name = arena::config::Config::load(&repo().join(config))
+        .unwrap()
+        .name;
     games(&results.join(name))
 }
 
@@ -255,12 +278,17 @@ fn the_kubernetes_commands_play_and_merge_the_games_of_an_unsplit_run() {
         );
         let log = String::from_utf8_lossy(&out.stderr);
         assert!(
-            log.contains(&format!("shard {}/{completions} (JOB_COMPLETION_INDEX={index}", index + 1)),
+            log.contains(&format!(
+                "shard {}/{completions} (JOB_COMPLETION_INDEX={index}",
+                index + 1
+            )),
             "{log}"
         );
     }
     run_command(&merge.command, "/results", &volume, &[]);
-    let into = flag(&merge.command, "--into").unwrap().replace("/results", "");
+    let into = flag(&merge.command, "--into")
+        .unwrap()
+        .replace("/results", "");
     let merged = games(&volume.join(into.trim_start_matches('/')));
     let alone = unsplit(&shards.command[2], &tmp.path().join("unsplit"));
     assert_eq!(merged.len(), 24);
@@ -294,7 +322,9 @@ fn the_slurm_scripts_play_and_merge_the_games_of_an_unsplit_run() {
             .unwrap();
         assert!(out.status.success(), "task {id}\n{}", text(&out));
         assert!(
-            String::from_utf8_lossy(&out.stderr).contains(&format!("shard {id}/4 (SLURM_ARRAY_TASK_ID={id} of the Slurm job array 1-4)")),
+            String::from_utf8_lossy(&out.stderr).contains(&format!(
+                "shard {id}/4 (SLURM_ARRAY_TASK_ID={id} of the Slurm job array 1-4)"
+            )),
             "{}",
             text(&out)
         );
@@ -304,7 +334,11 @@ fn the_slurm_scripts_play_and_merge_the_games_of_an_unsplit_run() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("merged 4 folders"), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("merged 4 folders"),
+        "{}",
+        text(&out)
+    );
     let merged = games(&results.join("shards-connect4"));
     assert_eq!(merged, unsplit(config, &tmp.path().join("unsplit")));
 
@@ -315,12 +349,21 @@ fn the_slurm_scripts_play_and_merge_the_games_of_an_unsplit_run() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(text(&out).contains("shard-3-of-4 has no games.csv"), "{}", text(&out));
+    assert!(
+        text(&out).contains("shard-3-of-4 has no games.csv"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
 fn the_slurm_scripts_are_valid_bash() {
-    for file in ["shards.sbatch", "merge.sbatch", "submit.sh", "local-cluster.sh"] {
+    for file in [
+        "shards.sbatch",
+        "merge.sbatch",
+        "submit.sh",
+        "local-cluster.sh",
+    ] {
         let out = Command::new("bash")
             .arg("-n")
             .arg(repo().join("deploy/slurm").join(file))
@@ -334,7 +377,13 @@ fn the_slurm_scripts_are_valid_bash() {
 fn shard_auto_outside_a_scheduler_is_a_clear_error() {
     let out = clean(arena())
         .current_dir(repo())
-        .args(["run", "configs/shards-connect4.toml", "--shard", "auto", "--results"])
+        .args([
+            "run",
+            "configs/shards-connect4.toml",
+            "--shard",
+            "auto",
+            "--results",
+        ])
         .arg(tempfile::tempdir().unwrap().path())
         .output()
         .unwrap();
@@ -351,7 +400,13 @@ fn an_sprt_match_refuses_shards_in_the_command() {
     for shard in ["auto", "1/2"] {
         let out = clean(arena())
             .current_dir(repo())
-            .args(["run", "configs/sprt-c4-zx.toml", "--shard", shard, "--results"])
+            .args([
+                "run",
+                "configs/sprt-c4-zx.toml",
+                "--shard",
+                shard,
+                "--results",
+            ])
             .arg(tmp.path())
             .env("JOB_COMPLETION_INDEX", "0")
             .output()

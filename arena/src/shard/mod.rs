@@ -37,7 +37,8 @@ use crate::plan::Plan;
 use crate::schedule::Shard;
 
 /// Why an SPRT match refuses `--shard` (and `[shards]`).
-pub const SPRT_ON_ONE_MACHINE: &str = "an SPRT match stays on one machine: its stop rule reads every \
+pub const SPRT_ON_ONE_MACHINE: &str =
+    "an SPRT match stays on one machine: its stop rule reads every \
 game pair as it finishes, so it cannot be split into shards";
 
 /// What `--shard` asks for: `K/N`, or `auto` (from the scheduler's environment).
@@ -58,7 +59,9 @@ impl std::str::FromStr for ShardRequest {
         }
         s.parse::<Shard>()
             .map(ShardRequest::Fixed)
-            .map_err(|e: String| format!("{e}, or auto (from a Slurm job array or a Kubernetes Indexed Job)"))
+            .map_err(|e: String| {
+                format!("{e}, or auto (from a Slurm job array or a Kubernetes Indexed Job)")
+            })
     }
 }
 
@@ -213,7 +216,10 @@ pub enum AutoError {
         given: Count,
     },
     /// A count of zero shards (from the scheduler or given), or more than `u32::MAX`.
-    #[error("{what} = {value}: a tournament is split into 1 to {} shards", u32::MAX)]
+    #[error(
+        "{what} = {value}: a tournament is split into 1 to {} shards",
+        u32::MAX
+    )]
     BadCount {
         /// Where the count came from.
         what: String,
@@ -242,7 +248,10 @@ fn array_hint(in_slurm_job: &bool) -> &'static str {
 /// An [`AutoError`]: neither scheduler (or both), a Slurm variable missing or not a number, a task id
 /// outside its array, an array that is not a range, an array whose size is not `count`; a Kubernetes pod
 /// without a count or with an index at or past it; a count of zero.
-pub fn from_env(env: &HashMap<String, String>, count: Option<Count>) -> Result<Resolved, AutoError> {
+pub fn from_env(
+    env: &HashMap<String, String>,
+    count: Option<Count>,
+) -> Result<Resolved, AutoError> {
     if let Some(c) = count.filter(|c| c.value == 0) {
         return Err(AutoError::BadCount {
             what: c.source.to_string(),
@@ -296,15 +305,16 @@ pub fn from_env(env: &HashMap<String, String>, count: Option<Count>) -> Result<R
                 }
             }
             let offset = id.checked_sub(min).filter(|o| o % step == 0);
-            let index = offset
-                .map(|o| o / step)
-                .filter(|&k| k < tasks)
-                .ok_or(AutoError::OutsideArray {
-                    id,
-                    min,
-                    step,
-                    count: tasks,
-                })?;
+            let index =
+                offset
+                    .map(|o| o / step)
+                    .filter(|&k| k < tasks)
+                    .ok_or(AutoError::OutsideArray {
+                        id,
+                        min,
+                        step,
+                        count: tasks,
+                    })?;
             if let Some(given) = count.filter(|c| u64::from(c.value) != tasks) {
                 return Err(AutoError::CountMismatch {
                     array: tasks,
@@ -353,7 +363,9 @@ pub enum ShardError {
     #[error("{SPRT_ON_ONE_MACHINE}; run it without --shard")]
     Sprt,
     /// `--shard-count` with `--shard K/N`.
-    #[error("--shard-count goes with --shard auto; --shard {index}/{count} already says the count")]
+    #[error(
+        "--shard-count goes with --shard auto; --shard {index}/{count} already says the count"
+    )]
     CountWithFixed {
         /// K.
         index: u32,
@@ -402,7 +414,7 @@ pub fn for_plan(
                 })
                 .or_else(|| {
                     plan.shard_count.map(|value| Count {
-                    value,
+                        value,
                         source: CountSource::Config,
                     })
                 });

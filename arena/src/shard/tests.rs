@@ -47,10 +47,19 @@ fn each_task_of_a_slurm_array_plays_its_own_shard() {
 
 #[test]
 fn a_slurm_array_may_start_anywhere_and_step() {
-    assert_eq!(from_env(&slurm(1, 1, 4, 1), None).unwrap().shard, shard(1, 4));
-    assert_eq!(from_env(&slurm(4, 1, 4, 1), None).unwrap().shard, shard(4, 4));
+    assert_eq!(
+        from_env(&slurm(1, 1, 4, 1), None).unwrap().shard,
+        shard(1, 4)
+    );
+    assert_eq!(
+        from_env(&slurm(4, 1, 4, 1), None).unwrap().shard,
+        shard(4, 4)
+    );
     // --array=0-6:2 is tasks 0, 2, 4, 6.
-    assert_eq!(from_env(&slurm(4, 0, 6, 2), None).unwrap().shard, shard(3, 4));
+    assert_eq!(
+        from_env(&slurm(4, 0, 6, 2), None).unwrap().shard,
+        shard(3, 4)
+    );
     assert_eq!(
         from_env(&slurm(3, 0, 6, 2), None),
         Err(AutoError::OutsideArray {
@@ -71,7 +80,10 @@ fn a_slurm_array_without_step_or_max_counts_from_its_min() {
     ]);
     let r = from_env(&e, None).unwrap();
     assert_eq!(r.shard, shard(3, 3));
-    assert_eq!(r.from, "SLURM_ARRAY_TASK_ID=12 of the Slurm job array from 10, 3 tasks");
+    assert_eq!(
+        r.from,
+        "SLURM_ARRAY_TASK_ID=12 of the Slurm job array from 10, 3 tasks"
+    );
 }
 
 #[test]
@@ -146,7 +158,10 @@ fn a_variable_that_is_not_a_number_is_named() {
 
 #[test]
 fn a_slurm_array_must_match_a_given_count() {
-    assert_eq!(from_env(&slurm(2, 0, 3, 1), flag(4)).unwrap().shard, shard(3, 4));
+    assert_eq!(
+        from_env(&slurm(2, 0, 3, 1), flag(4)).unwrap().shard,
+        shard(3, 4)
+    );
     let err = from_env(&slurm(2, 0, 3, 1), flag(8)).unwrap_err();
     assert_eq!(
         err,
@@ -280,7 +295,9 @@ fn an_sprt_match_refuses_every_shard_request() {
         for_plan(Some(ShardRequest::Auto), None, &sprt, &HashMap::new()),
         Err(ShardError::Sprt)
     );
-    assert!(ShardError::Sprt.to_string().contains("stays on one machine"));
+    assert!(ShardError::Sprt
+        .to_string()
+        .contains("stays on one machine"));
     assert_eq!(for_plan(None, None, &sprt, &k8s), Ok(None));
 }
 
@@ -322,7 +339,12 @@ fn a_fixed_shard_ignores_the_environment_but_not_a_count_flag() {
     .unwrap();
     assert_eq!((r.shard, r.scheduler), (shard(2, 2), None));
     assert_eq!(
-        for_plan(Some(ShardRequest::Fixed(shard(2, 2))), Some(2), &p, &HashMap::new()),
+        for_plan(
+            Some(ShardRequest::Fixed(shard(2, 2))),
+            Some(2),
+            &p,
+            &HashMap::new()
+        ),
         Err(ShardError::CountWithFixed { index: 2, count: 2 })
     );
 }
