@@ -55,6 +55,19 @@ pub struct Config {
     pub time_control: TimeControlConfig,
     /// The players, at least two.
     pub bots: Vec<BotConfig>,
+    /// `[shards]`: how `arena run --shard auto` splits this tournament when the scheduler does not say
+    /// (a Kubernetes Indexed Job); see [`ShardsConfig`].
+    pub shards: Option<ShardsConfig>,
+}
+
+/// `[shards]`: the split of a tournament over machines, for `arena run --shard auto` (see
+/// [`crate::shard`]). A Kubernetes Indexed Job gives each pod its index but not the count, so the count
+/// comes from here (or `--shard-count`); a Slurm job array's own count must equal it.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ShardsConfig {
+    /// The number of shards, at least 1 (the Indexed Job's `completions`).
+    pub count: u32,
 }
 
 /// `[limits]` (or a bot's `limits = { … }`): resource limits of one bot's processes during one game, as

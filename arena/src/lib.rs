@@ -26,6 +26,7 @@ pub mod report;
 pub mod results;
 pub mod sandbox;
 pub mod schedule;
+pub mod shard;
 pub mod standings;
 pub mod stats;
 pub mod tournament;

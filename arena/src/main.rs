@@ -45,9 +45,14 @@ enum Command {
         #[arg(long)]
         no_progress: bool,
         /// Play only part K of N of each schedule (whole game pairs), into <name>.shard-K-of-N/; run the
-        /// other parts elsewhere and join them with `arena merge`.
-        #[arg(long, value_name = "K/N")]
-        shard: Option<arena::schedule::Shard>,
+        /// other parts elsewhere and join them with `arena merge`. `auto`: K and N from a Slurm job array
+        /// or a Kubernetes Indexed Job (see deploy/). Not for SPRT matches, which stay on one machine.
+        #[arg(long, value_name = "K/N|auto")]
+        shard: Option<arena::shard::ShardRequest>,
+        /// With --shard auto: the number of shards, when the scheduler does not say (a Kubernetes Indexed
+        /// Job's completions); overrides the config's [shards] count.
+        #[arg(long, value_name = "N", requires = "shard")]
+        shard_count: Option<u32>,
         /// Print the standings every N recorded games (as cutechess's -ratinginterval).
         #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         report_every: Option<usize>,
@@ -333,6 +338,7 @@ fn main() -> ExitCode {
             results,
             no_progress,
             shard,
+            shard_count,
             report_every,
         } => run(
             &configs,
@@ -341,11 +347,12 @@ fn main() -> ExitCode {
                 fresh,
                 progress_bar: !no_progress,
                 quiet: false,
-                shard,
+                shard: None,
                 report_every,
                 containment: None,
             },
             concurrency,
+            (shard, shard_count),
         ),
         Command::Merge { sources, into } => merge(&sources, &into),
         Command::Bench {
@@ -721,8 +728,15 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run(configs: &[PathBuf], opts: RunOptions, concurrency: Option<usize>) -> Result<ExitCode> {
-    // Validate every config before playing any, so a typo in the third file is found at once.
+fn run(
+    configs: &[PathBuf],
+    opts: RunOptions,
+    concurrency: Option<usize>,
+    (shard, shard_count): (Option<arena::shard::ShardRequest>, Option<u32>),
+) -> Result<ExitCode> {
+    // Validate every config (and find its shard) before playing any, so a typo in the third file is
+    // found at once.
+    let env: std::collections::HashMap<String, String> = std::env::vars().collect();
     let mut plans = Vec::new();
     for path in configs {
         let mut plan = load(path)?;
@@ -730,12 +744,24 @@ fn run(configs: &[PathBuf], opts: RunOptions, concurrency: Option<usize>) -> Res
             anyhow::ensure!(c > 0, "--concurrency must be at least 1");
             plan.concurrency = c;
         }
-        plans.push(plan);
+        let shard = arena::shard::for_plan(shard, shard_count, &plan, &env)
+            .with_context(|| format!("{}: --shard", path.display()))?;
+        plans.push((plan, shard));
     }
     let rt = runtime()?;
-    for plan in plans {
+    for (plan, shard) in plans {
         let name = plan.name.clone();
         let spec = plan.spec;
+        if let Some(s) = shard.as_ref().filter(|s| s.scheduler.is_some()) {
+            eprintln!(
+                "{name}: shard {}/{} ({})",
+                s.shard.index, s.shard.count, s.from
+            );
+        }
+        let opts = RunOptions {
+            shard: shard.map(|s| s.shard),
+            ..opts.clone()
+        };
         let summary = rt.block_on(tournament::run(Arc::new(plan), &opts))?;
         if summary.interrupted {
             eprintln!(

@@ -35,6 +35,9 @@ pub struct Plan {
     pub opening_order: OpeningOrder,
     /// The stop rule of a `format = "sprt"` match; `None` for the other formats.
     pub sprt: Option<SprtPlan>,
+    /// The config's `[shards] count`: the shards `--shard auto` splits into when the scheduler does not
+    /// say; `None` without a `[shards]` table.
+    pub shard_count: Option<u32>,
     /// The bot rated 0 Elo in the report, one of [`Plan::bots`]; `None`: the mean rating is 0.
     pub anchor: Option<String>,
     pub seed: u64,
@@ -115,7 +118,8 @@ impl Plan {
     /// read or holds an illegal line (with its line number), an `sprt` format without exactly two bots
     /// or with bad `[sprt]` values, an `anchor` that names no bot, more than [`MAX_GAMES_PER_PAIR`] games
     /// a pair or [`MAX_GAMES`] in all, a `max_plies` within the opening, a game over at its start, an
-    /// option name or value that could break the protocol line.
+    /// option name or value that could break the protocol line, a `[shards] count` of 0 or with `format =
+    /// "sprt"`.
     pub fn new(config: &Config, config_path: &Path, self_exe: &Path) -> Result<Plan, PlanError> {
         let err = |message: String| PlanError {
             path: config_path.to_owned(),
@@ -208,6 +212,18 @@ impl Plan {
             }
             (_, None) => (None, games_per_pair),
         };
+        let shard_count = config.shards.as_ref().map(|s| s.count);
+        if shard_count == Some(0) {
+            return Err(err(
+                "[shards] count = 0: a tournament is split into at least 1 shard".into(),
+            ));
+        }
+        if sprt.is_some() && shard_count.is_some() {
+            return Err(err(format!(
+                "[shards] with format = \"sprt\": {}; remove [shards]",
+                crate::shard::SPRT_ON_ONE_MACHINE
+            )));
+        }
         if games_per_pair > MAX_GAMES_PER_PAIR {
             return Err(err(format!(
                 "games_per_pair = {games_per_pair} is more than {MAX_GAMES_PER_PAIR}"
@@ -277,6 +293,7 @@ impl Plan {
                 .map(|o| o.order)
                 .unwrap_or_default(),
             sprt,
+            shard_count,
             anchor: config.anchor.clone(),
             seed: config.seed,
             concurrency,

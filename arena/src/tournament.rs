@@ -188,7 +188,8 @@ async fn stop_signal() {
 pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     anyhow::ensure!(
         opts.shard.is_none() || plan.sprt.is_none(),
-        "an SPRT match cannot be split into shards: its stop rule needs every pair as it finishes"
+        "{}; run it without --shard",
+        crate::shard::SPRT_ON_ONE_MACHINE
     );
     let folder = opts
         .shard
