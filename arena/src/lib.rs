@@ -28,3 +28,4 @@ pub mod schedule;
 pub mod standings;
 pub mod stats;
 pub mod tournament;
+pub mod tune;

@@ -133,6 +133,19 @@ impl Plan {
                 config.name
             )));
         }
+        match (config.format, &config.tune) {
+            (Format::Tune, _) => {
+                return Err(err(
+                    "format = \"tune\" is played by `arena tune`, not as a tournament".into(),
+                ))
+            }
+            (_, Some(_)) => {
+                return Err(err(
+                    "a [tune] table needs format = \"tune\" (it would be ignored)".into(),
+                ))
+            }
+            _ => {}
+        }
         let games_per_pair = config.games_per_pair.unwrap_or(2);
         if games_per_pair == 0 || !games_per_pair.is_multiple_of(2) {
             return Err(err(format!(
