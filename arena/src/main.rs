@@ -655,7 +655,10 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
         let config = Config::load(path)?;
         if config.format == arena::config::Format::Tune {
             let exe = std::env::current_exe().context("finding the arena executable")?;
-            print!("{}", arena::tune::Tuning::new(&config, path, &exe)?.describe());
+            print!(
+                "{}",
+                arena::tune::Tuning::new(&config, path, &exe)?.describe()
+            );
             continue;
         }
         let plan = load(path)?;

@@ -11,11 +11,7 @@ use common::{arena, text, write_config};
 /// A tiny tuning: the alpha-beta bot at depth 2 on Connect Four, one option, one game pair an
 /// iteration; `verify` adds an SPRT of at most one game pair.
 fn config(verify: bool) -> String {
-    let verify = if verify {
-        "verify = true\n"
-    } else {
-        ""
-    };
+    let verify = if verify { "verify = true\n" } else { "" };
     let sprt = if verify.is_empty() {
         ""
     } else {
@@ -82,7 +78,10 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
     let out = tune(tmp.path(), &path, &["--iterations", "2"]);
     assert!(out.status.success(), "{}", text(&out));
     let first = rows(tmp.path());
-    assert_eq!(first[0], "iteration,games,wins,draws,losses,result,c4_centre");
+    assert_eq!(
+        first[0],
+        "iteration,games,wins,draws,losses,result,c4_centre"
+    );
     assert_eq!(first.len(), 3, "{first:?}");
     for (i, row) in first[1..].iter().enumerate() {
         let cols: Vec<&str> = row.split(',').collect();
@@ -102,7 +101,11 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
     let options = &snippet["bots"][0]["options"];
     assert_eq!(options["depth"].as_integer(), Some(2), "{tuned}");
     let last: f64 = first[2].split(',').nth(6).unwrap().parse().unwrap();
-    assert_eq!(options["c4_centre"].as_integer(), Some(last.round() as i64), "{tuned}");
+    assert_eq!(
+        options["c4_centre"].as_integer(),
+        Some(last.round() as i64),
+        "{tuned}"
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("c4_centre"));
 
     // The second run goes on from iteration 3, leaving the recorded rows as they were.
@@ -125,7 +128,11 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
     );
     let out = tune(tmp.path(), &changed, &["--iterations", "4"]);
     assert!(!out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains("c_end=4") && text(&out).contains("--fresh"), "{}", text(&out));
+    assert!(
+        text(&out).contains("c_end=4") && text(&out).contains("--fresh"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
@@ -152,7 +159,11 @@ fn a_killed_tuning_resumes_from_its_last_complete_iteration() {
     child.wait().unwrap();
     let before = rows(tmp.path());
     let recorded = before.len() - 1;
-    let out = tune(tmp.path(), &path, &["--iterations", &(recorded + 1).to_string()]);
+    let out = tune(
+        tmp.path(),
+        &path,
+        &["--iterations", &(recorded + 1).to_string()],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let after = rows(tmp.path());
     assert_eq!(after.len(), recorded + 2, "{after:?}");
@@ -166,10 +177,9 @@ fn verify_plays_an_sprt_of_the_tuned_against_the_start_values() {
     let path = write_config(tmp.path(), "tiny", &config(true));
     let out = tune(tmp.path(), &path, &["--iterations", "1"]);
     assert!(out.status.success(), "{}", text(&out));
-    let games = arena::results::read_games_csv(
-        &tmp.path().join("results/tiny-tune/verify-1/games.csv"),
-    )
-    .unwrap();
+    let games =
+        arena::results::read_games_csv(&tmp.path().join("results/tiny-tune/verify-1/games.csv"))
+            .unwrap();
     assert_eq!(games.len(), 2, "one game pair (max_pairs = 1)");
     assert!(games
         .iter()

@@ -35,9 +35,9 @@ pub fn write_svg(
     let last = history.last().map_or(1, |(i, _)| (*i).max(1));
     for (k, (p, area)) in params.iter().zip(panels.iter()).enumerate() {
         let values: Vec<(u64, f64)> = history.iter().map(|(i, t)| (*i, t[k])).collect();
-        let (lo, hi) = values
-            .iter()
-            .fold((p.start, p.start), |(lo, hi), (_, v)| (lo.min(*v), hi.max(*v)));
+        let (lo, hi) = values.iter().fold((p.start, p.start), |(lo, hi), (_, v)| {
+            (lo.min(*v), hi.max(*v))
+        });
         let pad = ((hi - lo) * 0.1).max(1.0);
         let mut chart = ChartBuilder::on(area)
             .caption(
@@ -83,13 +83,20 @@ mod tests {
             r_end: 0.01,
             integer: true,
         };
-        let history = vec![(0, vec![0.0, 0.0]), (1, vec![1.5, -2.0]), (2, vec![2.0, -1.0])];
+        let history = vec![
+            (0, vec![0.0, 0.0]),
+            (1, vec![1.5, -2.0]),
+            (2, vec![2.0, -1.0]),
+        ];
         write_svg(&path, "t", &[param("alpha_w"), param("beta_w")], &history).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
         assert!(svg.contains("alpha_w") && svg.contains("beta_w"));
         // One line per parameter in its palette colour (Palette99's first two: #E6194B, #3CB44B).
         let lower = svg.to_lowercase();
-        assert!(lower.contains("#e6194b") && lower.contains("#3cb44b"), "{svg}");
+        assert!(
+            lower.contains("#e6194b") && lower.contains("#3cb44b"),
+            "{svg}"
+        );
     }
 }

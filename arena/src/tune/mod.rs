@@ -208,8 +208,16 @@ impl Tuning {
                 config.bots.len()
             );
         };
-        anyhow::ensure!(bot.sweep.is_none(), "{}: the tuned bot cannot have a sweep", at());
-        if let Some(p) = tune.params.iter().find(|p| bot.options.contains_key(&p.name)) {
+        anyhow::ensure!(
+            bot.sweep.is_none(),
+            "{}: the tuned bot cannot have a sweep",
+            at()
+        );
+        if let Some(p) = tune
+            .params
+            .iter()
+            .find(|p| bot.options.contains_key(&p.name))
+        {
             bail!(
                 "{}: option {} is tuned, so it cannot also be set in the bot's options",
                 at(),
@@ -523,7 +531,9 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         let _ = std::fs::copy(config_path, &copy);
     }
     let target = opts.iterations.unwrap_or(tuning.tune.iterations);
-    let mut theta = rows.last().map_or_else(|| tuning.spsa.start(), |r| r.theta.clone());
+    let mut theta = rows
+        .last()
+        .map_or_else(|| tuning.spsa.start(), |r| r.theta.clone());
     let mut done = rows.len() as u64;
     let mut history: Vec<(u64, Vec<f64>)> = std::iter::once((0, tuning.spsa.start()))
         .chain(rows.iter().map(|r| (r.iteration, r.theta.clone())))
@@ -796,8 +806,12 @@ options = { depth = 2 }
         assert_eq!(games[2].pair, 6);
         let plan = t.probe_plan(&[3.4], &[-3.6]);
         assert_eq!(plan.bots[0].name, "ab+");
-        assert!(plan.bots[0].options.contains(&("c4_centre".into(), "3".into())));
-        assert!(plan.bots[1].options.contains(&("c4_centre".into(), "-4".into())));
+        assert!(plan.bots[0]
+            .options
+            .contains(&("c4_centre".into(), "3".into())));
+        assert!(plan.bots[1]
+            .options
+            .contains(&("c4_centre".into(), "-4".into())));
         assert!(plan.bots[1].options.contains(&("depth".into(), "2".into())));
         assert_eq!(t.spsa.planned_pairs, 20.0);
     }
@@ -805,8 +819,10 @@ options = { depth = 2 }
     #[test]
     fn configs_that_cannot_tune_are_refused() {
         let err = |text: String| tuning(&text).unwrap_err().to_string();
-        assert!(err(CONFIG.replace("options = { depth = 2 }", "options = { c4_centre = 2 }"))
-            .contains("cannot also be set"));
+        assert!(
+            err(CONFIG.replace("options = { depth = 2 }", "options = { c4_centre = 2 }"))
+                .contains("cannot also be set")
+        );
         assert!(err(CONFIG.replace("[tune]\n", "[tune]\nverify = true\n")).contains("[sprt]"));
         assert!(err(CONFIG.replace("start = 0", "start = 20")).contains("min ≤ start ≤ max"));
         let two = format!("{CONFIG}[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n");
@@ -824,7 +840,13 @@ options = { depth = 2 }
         assert_eq!(v.name, "verify-4");
         assert_eq!(v.format, Format::Sprt);
         assert_eq!(v.bots[0].name, "ab-tuned");
-        assert_eq!(v.bots[0].options["c4_centre"], toml::Value::String("7".into()));
-        assert_eq!(v.bots[1].options["c4_centre"], toml::Value::String("0".into()));
+        assert_eq!(
+            v.bots[0].options["c4_centre"],
+            toml::Value::String("7".into())
+        );
+        assert_eq!(
+            v.bots[1].options["c4_centre"],
+            toml::Value::String("0".into())
+        );
     }
 }

@@ -92,9 +92,8 @@ pub fn read(path: &Path, names: &[String]) -> Result<Vec<Row>> {
             return Err(bad("wrong number of columns"));
         }
         let int = |k: usize| cols[k].parse::<i64>().map_err(|_| bad(FIXED[k]));
-        let u32_at = |k: usize| -> Result<u32> {
-            u32::try_from(int(k)?).map_err(|_| bad(FIXED[k]))
-        };
+        let u32_at =
+            |k: usize| -> Result<u32> { u32::try_from(int(k)?).map_err(|_| bad(FIXED[k])) };
         let theta = cols[FIXED.len()..]
             .iter()
             .map(|c| c.parse::<f64>().map_err(|_| bad("a parameter value")))
@@ -197,6 +196,9 @@ mod tests {
         w.append(&row(3, vec![1.0, 2.0])).unwrap();
         assert_eq!(read(&path, &names).unwrap().len(), 3);
         let other = vec!["x".to_string()];
-        assert!(read(&path, &other).unwrap_err().to_string().contains("--fresh"));
+        assert!(read(&path, &other)
+            .unwrap_err()
+            .to_string()
+            .contains("--fresh"));
     }
 }

@@ -239,7 +239,9 @@ mod tests {
 
     #[test]
     fn flips_depend_on_the_seed_and_iteration_only() {
-        let params = (0..16).map(|i| param(&format!("p{i}"), 0.0, 1.0, 0.1)).collect();
+        let params = (0..16)
+            .map(|i| param(&format!("p{i}"), 0.0, 1.0, 0.1))
+            .collect();
         let s = Spsa::new(params, None, ALPHA, GAMMA, 10).unwrap();
         assert_eq!(s.flips(3, 7), s.flips(3, 7));
         assert_ne!(s.flips(3, 7), s.flips(3, 8));
