@@ -115,7 +115,8 @@ impl Plan {
     /// read or holds an illegal line (with its line number), an `sprt` format without exactly two bots
     /// or with bad `[sprt]` values, an `anchor` that names no bot, more than [`MAX_GAMES_PER_PAIR`] games
     /// a pair or [`MAX_GAMES`] in all, a `max_plies` within the opening, a game over at its start, an
-    /// option name or value that could break the protocol line.
+    /// option name or value that could break the protocol line, a `format = "tune"` config (played by
+    /// `arena tune`, [`crate::tune`]) or a `[tune]` table in another format.
     pub fn new(config: &Config, config_path: &Path, self_exe: &Path) -> Result<Plan, PlanError> {
         let err = |message: String| PlanError {
             path: config_path.to_owned(),
