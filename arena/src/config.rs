@@ -26,8 +26,11 @@ pub struct Config {
     pub opening_plies: u32,
     /// `[openings]`: an opening file; each game pair starts from one of its lines.
     pub openings: Option<OpeningsConfig>,
-    /// `[sprt]`: the test of a `format = "sprt"` match; required by that format, refused by the others.
+    /// `[sprt]`: the test of a `format = "sprt"` match; required by that format, refused by the others
+    /// but `tune`, where it is the test of `[tune] verify`.
     pub sprt: Option<SprtConfig>,
+    /// `[tune]`: the SPSA tuning of a `format = "tune"` config (`arena tune`); refused by the others.
+    pub tune: Option<crate::tune::TuneConfig>,
     /// The bot whose rating is 0 Elo in the standings (Ordo's `-a`, as `arena ratings --anchor`); a swept
     /// variant is named as it plays, `bot[k=v]`. Default: the mean of all ratings is 0.
     pub anchor: Option<String>,
@@ -182,6 +185,8 @@ pub enum Format {
     Gauntlet,
     /// Exactly two bots play game pairs until the SPRT of `[sprt]` accepts H0 or H1, or `max_pairs`.
     Sprt,
+    /// SPSA tuning of one bot's options (`[tune]`), played by `arena tune`, not `arena run`.
+    Tune,
 }
 
 /// `[game]`: which game and which variant.

@@ -30,3 +30,4 @@ pub mod shard;
 pub mod standings;
 pub mod stats;
 pub mod tournament;
+pub mod tune;

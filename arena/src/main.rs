@@ -133,6 +133,26 @@ enum Command {
         #[arg(long)]
         game: Option<String>,
     },
+    /// Tune a bot's options by SPSA (fishtest's): a `format = "tune"` config names the bot and, in
+    /// `[tune]`, the options with their start, range, c_end and r_end (docs/tuning.md). Writes
+    /// <results>/<name>/tune.csv (one row per iteration; a second run resumes from it), tune.svg and
+    /// tuned.toml, then with `verify = true` an SPRT of the tuned against the start values.
+    Tune {
+        /// The tune config, e.g. configs/tune-alphabeta-connect4.toml.
+        config: PathBuf,
+        /// Stop once this many iterations are recorded (default: the config's `[tune] iterations`).
+        #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..))]
+        iterations: Option<u64>,
+        /// The folder that holds the run's results folder.
+        #[arg(long, default_value = "results")]
+        results: PathBuf,
+        /// Start afresh: move an existing results folder aside (it is kept, never deleted).
+        #[arg(long)]
+        fresh: bool,
+        /// Plain progress lines even on a terminal.
+        #[arg(long)]
+        no_progress: bool,
+    },
     /// Check config files and print their plans without playing.
     Check {
         #[arg(required = true)]
@@ -355,6 +375,23 @@ fn main() -> ExitCode {
             (shard, shard_count),
         ),
         Command::Merge { sources, into } => merge(&sources, &into),
+        Command::Tune {
+            config,
+            iterations,
+            results,
+            fresh,
+            no_progress,
+        } => tune(
+            &config,
+            arena::tune::TuneOptions {
+                results_root: results,
+                iterations,
+                fresh,
+                progress_bar: !no_progress,
+                quiet: false,
+                containment: None,
+            },
+        ),
         Command::Bench {
             what: Some(what),
             games,
@@ -476,6 +513,29 @@ fn load(path: &Path) -> Result<Plan> {
     let config = Config::load(path)?;
     let exe = std::env::current_exe().context("finding the arena executable for builtin bots")?;
     Ok(Plan::new(&config, path, &exe)?)
+}
+
+fn tune(config: &Path, opts: arena::tune::TuneOptions) -> Result<ExitCode> {
+    let exe = std::env::current_exe().context("finding the arena executable for builtin bots")?;
+    let s = runtime()?.block_on(arena::tune::run(config, &exe, &opts))?;
+    println!(
+        "{}: {} iterations recorded{}",
+        s.dir.display(),
+        s.iterations,
+        if s.interrupted { " (interrupted)" } else { "" }
+    );
+    println!("chart: {}", s.dir.join("tune.svg").display());
+    println!("tuned values ({}):", s.dir.join("tuned.toml").display());
+    print!("{}", s.snippet);
+    if let Some(v) = &s.verify {
+        println!("\nverify ({}):", v.dir.display());
+        print!("{}", v.report.text());
+    }
+    Ok(if s.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn solve(game: &str) -> Result<ExitCode> {
@@ -686,6 +746,15 @@ fn replay(dir: &Path, id: Option<&str>, ply: Option<usize>, every: bool) -> Resu
 
 fn check(configs: &[PathBuf]) -> Result<ExitCode> {
     for path in configs {
+        let config = Config::load(path)?;
+        if config.format == arena::config::Format::Tune {
+            let exe = std::env::current_exe().context("finding the arena executable")?;
+            print!(
+                "{}",
+                arena::tune::Tuning::new(&config, path, &exe)?.describe()
+            );
+            continue;
+        }
         let plan = load(path)?;
         let games = arena::schedule::schedule(&plan).len();
         println!(

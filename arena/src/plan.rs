@@ -119,7 +119,8 @@ impl Plan {
     /// or with bad `[sprt]` values, an `anchor` that names no bot, more than [`MAX_GAMES_PER_PAIR`] games
     /// a pair or [`MAX_GAMES`] in all, a `max_plies` within the opening, a game over at its start, an
     /// option name or value that could break the protocol line, a `[shards] count` of 0 or with `format =
-    /// "sprt"`.
+    /// "sprt"`, a `format = "tune"` config (played by `arena tune`, [`crate::tune`]) or a `[tune]` table in
+    /// another format.
     pub fn new(config: &Config, config_path: &Path, self_exe: &Path) -> Result<Plan, PlanError> {
         let err = |message: String| PlanError {
             path: config_path.to_owned(),
@@ -136,6 +137,19 @@ impl Plan {
                 "name {:?} must be letters, digits, '.', '_' or '-' (it names the results folder)",
                 config.name
             )));
+        }
+        match (config.format, &config.tune) {
+            (Format::Tune, _) => {
+                return Err(err(
+                    "format = \"tune\" is played by `arena tune`, not as a tournament".into(),
+                ))
+            }
+            (_, Some(_)) => {
+                return Err(err(
+                    "a [tune] table needs format = \"tune\" (it would be ignored)".into(),
+                ))
+            }
+            _ => {}
         }
         let games_per_pair = config.games_per_pair.unwrap_or(2);
         if games_per_pair == 0 || !games_per_pair.is_multiple_of(2) {

@@ -85,7 +85,7 @@ pub fn mix(mut z: u64) -> u64 {
 }
 
 /// The seed of game `k` (0 or 1) of a game pair: in 1..=i64::MAX, so that it fits a UGI `spin` option.
-fn game_seed(pair_seed: u64, k: u64) -> u64 {
+pub fn game_seed(pair_seed: u64, k: u64) -> u64 {
     (mix(pair_seed.wrapping_add(k + 1)) >> 1).max(1)
 }
 
@@ -95,7 +95,7 @@ fn game_seed(pair_seed: u64, k: u64) -> u64 {
 pub fn rounds(bots: usize, format: Format) -> Vec<Vec<(usize, usize)>> {
     match format {
         Format::Gauntlet => (1..bots).map(|j| vec![(0, j)]).collect(),
-        Format::RoundRobin | Format::Sprt => {
+        Format::RoundRobin | Format::Sprt | Format::Tune => {
             // Circle method: fix slot 0, rotate the others; a phantom slot `bots` is the bye.
             let n = bots + bots % 2;
             let mut slots: Vec<usize> = (0..n).collect();

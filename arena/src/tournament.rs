@@ -153,7 +153,7 @@ pub struct RunSummary {
 
 /// Resolves on Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed), so each stops a run cleanly
 /// with its bots killed.
-async fn stop_signal() {
+pub(crate) async fn stop_signal() {
     use tokio::signal::unix::{signal, SignalKind};
     match (
         signal(SignalKind::terminate()),

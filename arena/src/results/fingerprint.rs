@@ -145,6 +145,11 @@ impl Fingerprint {
         out
     }
 
+    /// Adds (or replaces) an item: what a run plays beyond its plan, e.g. `arena tune`'s `tune.*` settings.
+    pub fn insert(&mut self, key: impl Into<String>, value: impl Into<String>) {
+        self.items.insert(key.into(), value.into());
+    }
+
     /// The items, name → value.
     pub fn items(&self) -> &BTreeMap<String, String> {
         &self.items
