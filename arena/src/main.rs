@@ -256,6 +256,7 @@ fn main() -> ExitCode {
                 bootstrap,
                 seed,
                 sprt: None,
+                tiebreaks: Vec::new(),
             },
             &pair,
         ),
@@ -439,6 +440,7 @@ fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode>
     let records = recorded_games(dir)?;
     let opts = ReportOptions {
         anchor: opts.anchor.or_else(|| recorded_anchor(dir)),
+        tiebreaks: arena::pairing::recorded_tiebreaks(dir),
         ..opts
     };
     let report = Report::new(&[], &records, &opts)?;

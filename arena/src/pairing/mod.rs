@@ -1,0 +1,225 @@
+//! Formats whose pairings depend on results: Swiss ([`swiss`]) and knockout ([`knockout`]); the
+//! ranking's tie-breaks ([`tiebreak`]); and the checks of their config keys (`rounds`, `[knockout]`,
+//! `cycles`, `tiebreaks`). The rounds are played by [`run`], one after another, each round paired from
+//! the recorded games of the rounds before it, so a resumed run recomputes the same pairings and replays
+//! nothing. See `docs/formats.md`.
+
+use std::path::Path;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::config::{Config, Format, OpeningOrder};
+use crate::openings::Opening;
+use crate::plan::{BotPlan, KnockoutPlan, Plan};
+use crate::schedule::{mix, random_opening, ScheduledGame};
+
+pub mod knockout;
+mod run;
+pub mod swiss;
+pub mod tiebreak;
+
+pub use run::run;
+pub use tiebreak::Tiebreak;
+
+/// The validated format keys of a config, for [`Plan`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formats {
+    /// Swiss rounds (0 for the other formats).
+    pub swiss_rounds: u32,
+    /// The knockout's rules (`None` for the other formats).
+    pub knockout: Option<KnockoutPlan>,
+    /// Round-robin repetitions, ≥ 1 (1 for the other formats).
+    pub cycles: u32,
+    /// The ranking's tie-breaks after points; empty: the default.
+    pub tiebreaks: Vec<Tiebreak>,
+}
+
+/// Checks `rounds`, `[knockout]`, `cycles` and `tiebreaks` of `config` against its format and `bots`
+/// (the plan's players, variants expanded); `base` is the config file's folder.
+///
+/// # Errors
+/// A message naming the key: a key given to a format that ignores it, `rounds` missing or out of range,
+/// `pairs = 0`, a `seeds_from` folder without games, `games_per_pair` in a knockout, `cycles = 0`, an
+/// unknown or repeated tie-break, `capture-difference` outside Dots.
+pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Formats, String> {
+    let n = bots.len();
+    let swiss_rounds = match (config.format, config.rounds) {
+        (Format::Swiss, None) => return Err("format = \"swiss\" needs rounds = N".into()),
+        (Format::Swiss, Some(r)) => {
+            let most = if n % 2 == 0 { n - 1 } else { n };
+            if r == 0 || r as usize > most {
+                return Err(format!(
+                    "rounds = {r}: a Swiss of {n} bots has 1 to {most} rounds (a round-robin's)"
+                ));
+            }
+            r
+        }
+        (_, Some(_)) => return Err("rounds is for format = \"swiss\"".into()),
+        (_, None) => 0,
+    };
+    let knockout = match (config.format, &config.knockout) {
+        (Format::Knockout, k) => {
+            if config.games_per_pair.is_some() {
+                return Err(
+                    "a knockout has no games_per_pair: [knockout] pairs gives each match's game pairs"
+                        .into(),
+                );
+            }
+            let k = k.clone().unwrap_or_default();
+            let pairs = k.pairs.unwrap_or(1);
+            let extra_pairs = k.extra_pairs.unwrap_or(2);
+            if pairs == 0 {
+                return Err("[knockout] pairs must be at least 1".into());
+            }
+            if u64::from(pairs) + u64::from(extra_pairs) > u64::from(crate::plan::MAX_GAMES_PER_PAIR / 2) {
+                return Err(format!(
+                    "[knockout] pairs + extra_pairs is more than {} game pairs",
+                    crate::plan::MAX_GAMES_PER_PAIR / 2
+                ));
+            }
+            let (seeding, seeded_by) = match &k.seeds_from {
+                None => ((0..n).collect(), "config order".to_string()),
+                Some(folder) => {
+                    let dir = base.join(folder);
+                    (
+                        seeds_from(bots, &dir).map_err(|e| format!("[knockout] seeds_from: {e:#}"))?,
+                        format!("ratings of {}", folder.display()),
+                    )
+                }
+            };
+            Some(KnockoutPlan {
+                pairs,
+                extra_pairs,
+                seeding,
+                seeded_by,
+            })
+        }
+        (_, Some(_)) => return Err("a [knockout] table needs format = \"knockout\"".into()),
+        (_, None) => None,
+    };
+    let cycles = match (config.format, config.cycles) {
+        (_, Some(0)) => return Err("cycles must be at least 1".into()),
+        (Format::RoundRobin, Some(c)) => c,
+        (_, Some(_)) => return Err("cycles is for format = \"round-robin\"".into()),
+        (_, None) => 1,
+    };
+    let mut tiebreaks = Vec::new();
+    for word in config.tiebreaks.iter().flatten() {
+        let t: Tiebreak = word.parse().map_err(|e| format!("tiebreaks: {e}"))?;
+        if tiebreaks.contains(&t) {
+            return Err(format!("tiebreaks: {word} is listed twice"));
+        }
+        if t == Tiebreak::CaptureDifference && config.game.name != "dots" {
+            return Err("tiebreaks: capture-difference is for Dots only".into());
+        }
+        tiebreaks.push(t);
+    }
+    Ok(Formats {
+        swiss_rounds,
+        knockout,
+        cycles,
+        tiebreaks,
+    })
+}
+
+/// The bots by Elo rating in the results folder `dir`, best first; bots it has not rated follow in
+/// config order.
+fn seeds_from(bots: &[BotPlan], dir: &Path) -> anyhow::Result<Vec<usize>> {
+    let results = crate::results::ResultsDir {
+        path: dir.to_path_buf(),
+    };
+    anyhow::ensure!(
+        results.games_csv().exists(),
+        "{} has no games.csv",
+        dir.display()
+    );
+    let records = results.read_games()?;
+    let opts = crate::report::ReportOptions {
+        bootstrap: 1,
+        ..Default::default()
+    };
+    let report = crate::report::Report::new(&[], &records, &opts)?;
+    let elo = |name: &str| {
+        report
+            .standings
+            .iter()
+            .find(|s| s.bot == name)
+            .and_then(|s| s.rating)
+            .map(|r| r.elo)
+    };
+    let mut order: Vec<usize> = (0..bots.len()).collect();
+    // Stable: unrated bots keep config order after the rated ones.
+    order.sort_by(|&a, &b| match (elo(&bots[a].name), elo(&bots[b].name)) {
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    Ok(order)
+}
+
+/// The order in which game pairs take the book's lines, as [`crate::schedule::schedule`] draws it.
+fn book_order(plan: &Plan) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..plan.openings.len()).collect();
+    if plan.opening_order == OpeningOrder::Random {
+        order.shuffle(&mut ChaCha8Rng::seed_from_u64(mix(plan.seed ^ 0x0b00c)));
+    }
+    order
+}
+
+/// The two games of game pair `pair_no` (1-based; games `2·pair_no − 1` and `2·pair_no`) in round
+/// `round`: `opener` moves first in the first, then the sides swap; the opening and seeds are drawn
+/// as the round-robin schedule draws them for the same pair number.
+fn game_pair(
+    plan: &Plan,
+    book_order: &[usize],
+    round: u32,
+    pair_no: u32,
+    (opener, other): (usize, usize),
+) -> [ScheduledGame; 2] {
+    let pair_seed = mix(plan.seed ^ mix(u64::from(pair_no)));
+    let no_book = Opening::default();
+    let book = match book_order.len() {
+        0 => &no_book,
+        n => &plan.openings[book_order[(pair_no as usize - 1) % n]],
+    };
+    let opening = random_opening(plan.spec, book, plan.opening_plies, pair_seed);
+    let game = |k: usize, first: usize, second: usize| {
+        let number = 2 * (pair_no as usize - 1) + k + 1;
+        ScheduledGame {
+            id: format!("g{number:04}"),
+            number,
+            round,
+            pair: pair_no,
+            first,
+            second,
+            opening: opening.clone(),
+            setup: book.setup.clone(),
+            seed: crate::schedule::game_seed(pair_seed, k as u64),
+        }
+    };
+    [game(0, opener, other), game(1, other, opener)]
+}
+
+/// The `tiebreaks` of the config copy a run keeps in its results folder (`<dir>/config.toml`), so
+/// `arena ratings` ranks as the run did; words it does not know are skipped. Empty when the copy is
+/// missing or has none.
+pub fn recorded_tiebreaks(dir: &Path) -> Vec<Tiebreak> {
+    let Ok(text) = std::fs::read_to_string(dir.join("config.toml")) else {
+        return Vec::new();
+    };
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    table
+        .get("tiebreaks")
+        .and_then(toml::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str()?.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
