@@ -404,7 +404,7 @@ mod tests {
         #[test]
         fn pairing_openers_stay_balanced(n in 4usize..=40, seed in any::<u64>()) {
             let rounds = 7.min(n as u32 - 1);
-            let (_, all) = simulate(n, rounds, seed);
+            let (_, all, _) = simulate(n, rounds, seed);
             let mut opened = vec![0i32; n];
             for p in &all {
                 for &(a, b) in &p.pairs {
