@@ -595,9 +595,11 @@ fn replay(dir: &Path, id: Option<&str>, ply: Option<usize>, every: bool) -> Resu
 fn check(configs: &[PathBuf]) -> Result<ExitCode> {
     for path in configs {
         let plan = load(path)?;
-        let games = arena::schedule::schedule(&plan).len();
+        let games = arena::pairing::describe(&plan).unwrap_or_else(|| {
+            format!("{} games", arena::schedule::schedule(&plan).len())
+        });
         println!(
-            "{}: tournament {:?}, {}, {:?}, {games} games, concurrency {}",
+            "{}: tournament {:?}, {}, {:?}, {games}, concurrency {}",
             path.display(),
             plan.name,
             plan.spec,

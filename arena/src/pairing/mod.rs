@@ -223,3 +223,29 @@ pub fn recorded_tiebreaks(dir: &Path) -> Vec<Tiebreak> {
         })
         .unwrap_or_default()
 }
+
+/// How many games a Swiss or knockout plan plays, for `arena check`: `4 rounds of 4 pairings, 32 games`,
+/// `a bracket of 6 bots in 8 slots (3 rounds, seeded by config order), 2 game pairs a match (+ at most
+/// 2 to break a tie)`. `None` for the formats with a fixed schedule.
+pub fn describe(plan: &Plan) -> Option<String> {
+    let n = plan.bots.len();
+    match (plan.format, &plan.knockout) {
+        (Format::Swiss, _) => Some(format!(
+            "{} rounds of {} pairings ({} games a pairing{}), {} games",
+            plan.swiss_rounds,
+            n / 2,
+            plan.games_per_pair,
+            if n % 2 == 1 { ", a bye a round" } else { "" },
+            plan.swiss_rounds as usize * (n / 2) * plan.games_per_pair as usize
+        )),
+        (Format::Knockout, Some(k)) => Some(format!(
+            "a bracket of {n} bots in {} slots ({} rounds, seeded by {}), {} game pairs a match (+ at most {} to break a tie)",
+            knockout::size(n),
+            knockout::rounds(n),
+            k.seeded_by,
+            k.pairs,
+            k.extra_pairs
+        )),
+        _ => None,
+    }
+}
