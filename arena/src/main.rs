@@ -149,13 +149,15 @@ enum Command {
     /// tournament with the arena's fds, memory and processes sampled; `arena bench dots` the dots-tps
     /// article's table on its tactical positions.
     Bench {
-        /// `containment`, `soak` or `dots`; absent: the arena's throughput and round trip.
-        #[arg(value_parser = ["dots", "containment", "soak"])]
+        /// `containment`, `soak`, `dots` or `field` (planning and games/s for 10, 100, 300 bots);
+        /// absent: the arena's throughput and round trip.
+        #[arg(value_parser = ["dots", "containment", "soak", "field"])]
         what: Option<String>,
         /// dots: one line per position too.
         #[arg(long)]
         verbose: bool,
-        /// Games per measured tournament (soak: the whole soak; default 5000 there).
+        /// Games per measured tournament (soak: the whole soak, default 5000; field: per field size,
+        /// default 300).
         #[arg(long)]
         games: Option<usize>,
         /// Bare pipe round trips to time.
@@ -164,7 +166,7 @@ enum Command {
         /// containment: how many times each layer is measured, alternating.
         #[arg(long, default_value_t = 2)]
         rounds: usize,
-        /// soak: games played at once.
+        /// soak, field: games played at once.
         #[arg(long, default_value_t = 2)]
         concurrency: usize,
         /// Run on a multi-threaded runtime with this many worker threads instead of the single-threaded
@@ -320,7 +322,10 @@ fn main() -> ExitCode {
             let tmp = std::env::temp_dir().join(format!("arena-bench-{}", std::process::id()));
             let result = exe.and_then(|exe| {
                 runtime()?.block_on(async {
-                    if what == "soak" {
+                    if what == "field" {
+                        arena::bench::field::run(&exe, &tmp, games.unwrap_or(300), concurrency, &[10, 100, 300])
+                            .await
+                    } else if what == "soak" {
                         arena::bench::soak::run(&exe, &tmp, games.unwrap_or(5000), concurrency)
                             .await
                     } else {
