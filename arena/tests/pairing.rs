@@ -160,9 +160,35 @@ fn the_knockout_config_plays_its_bracket_and_writes_it() {
     assert_eq!(recorded.len() as u32, 2 * pairs);
     let winner = &rows.last().unwrap()["winner"];
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains(&format!("winner: [")) && stdout.contains(winner.as_str()), "{stdout}");
+    assert!(stdout.contains("winner: [") && stdout.contains(winner.as_str()), "{stdout}");
     let txt = std::fs::read_to_string(tmp.path().join("results/knockout-connect4/bracket.txt")).unwrap();
     assert!(txt.contains("final:"), "{txt}");
+}
+
+#[test]
+fn a_knockout_stopped_mid_bracket_resumes_with_the_same_matches() {
+    let config = repo_config("knockout-connect4.toml");
+    let whole = tempfile::tempdir().unwrap();
+    let out = run(whole.path(), &config, &["--no-progress"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let tmp = tempfile::tempdir().unwrap();
+    stop_after(tmp.path(), &config, "knockout-connect4", 6);
+    let partial = games(tmp.path(), "knockout-connect4");
+    let out = run(tmp.path(), &config, &["--no-progress"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let resumed = games(tmp.path(), "knockout-connect4");
+    for g in &partial {
+        let same = resumed.iter().find(|r| r.id == g.id).unwrap();
+        assert_eq!(same.date, g.date, "game {} was played again", g.id);
+    }
+    assert_eq!(
+        pairings(tmp.path(), "knockout-connect4"),
+        pairings(whole.path(), "knockout-connect4")
+    );
+    let bracket = |d: &std::path::Path| {
+        std::fs::read_to_string(d.join("results/knockout-connect4/bracket.csv")).unwrap()
+    };
+    assert_eq!(bracket(tmp.path()), bracket(whole.path()));
 }
 
 #[test]

@@ -79,8 +79,11 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize, sizes
     );
 
     println!();
-    println!("| playing: round-robin of random tic-tac-toe bots, concurrency {concurrency} | bots | games | games/s |");
-    println!("|---|---|---|---|");
+    println!(
+        "| playing: round-robin of random tic-tac-toe bots, concurrency {concurrency} | bots | games | \
+         run, s | of which the final report, s | games/s without the report |"
+    );
+    println!("|---|---|---|---|---|---|");
     for &n in sizes {
         let name = format!("field{n}");
         let text = config_text(&name, n, concurrency);
@@ -88,6 +91,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize, sizes
         std::fs::write(&path, &text)?;
         let config = Config::parse(&text, &path)?;
         let plan = Plan::new(&config, &path, exe)?;
+        let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
         // One shard of about `games` games: whole game pairs, spread over the schedule.
         let pairs = n * (n - 1) / 2;
         let count = (pairs / games.div_ceil(2).max(1)).max(1);
@@ -104,11 +108,17 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize, sizes
         let start = Instant::now();
         let summary = tournament::run(Arc::new(plan), &opts).await?;
         let secs = start.elapsed().as_secs_f64();
+        // The run ends with the report (standings, Elo with bootstrap intervals, LOS): timed again
+        // alone, the same computation on the same games, to tell it from the games' own cost.
+        let records = crate::results::read_games_csv(&summary.dir.join("games.csv"))?;
+        let start = Instant::now();
+        crate::report::Report::new(&names, &records, &crate::report::ReportOptions::default())?;
+        let report = start.elapsed().as_secs_f64();
         println!(
-            "| planned {} games, played one shard of 1/{count} | {n} | {} | {:.1} |",
+            "| planned {} games, played one shard of 1/{count} | {n} | {} | {secs:.1} | {report:.1} | {:.1} |",
             n * (n - 1),
             summary.played,
-            summary.played as f64 / secs
+            summary.played as f64 / (secs - report).max(1e-9)
         );
     }
     Ok(())

@@ -223,8 +223,7 @@ impl SwissState {
             }
         }
         free[top] = false;
-        for i in pos + 1..rest.len() {
-            let other = rest[i];
+        for &other in &rest[pos + 1..] {
             if !free[other] || self.met(top, other) > level {
                 continue;
             }
