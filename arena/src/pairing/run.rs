@@ -426,6 +426,9 @@ impl Runner {
                 (knockout::match_index(n, round, i) as u32) * block + k + 1
             };
             loop {
+                // `known`: the recorded games of these matches, checked against the pairing;
+                // `games`: the ones to play now.
+                let mut known = Vec::new();
                 let mut games = Vec::new();
                 for (i, &(higher, lower)) in entrants.iter().enumerate() {
                     let Some(lower) = lower else { continue };
@@ -436,11 +439,17 @@ impl Runner {
                     let mut ids = Vec::new();
                     let mut k = 0;
                     while k < block {
-                        let [g1, g2] = game_pair(&plan, &book, round, pair_no(i, k), (bot(higher), bot(lower)));
-                        if !(self.recorded.contains_key(&g1.id) && self.recorded.contains_key(&g2.id)) {
+                        let sides = if k % 2 == 0 {
+                            (bot(higher), bot(lower))
+                        } else {
+                            (bot(lower), bot(higher))
+                        };
+                        let pair = game_pair(&plan, &book, round, pair_no(i, k), sides);
+                        if !pair.iter().all(|g| self.recorded.contains_key(&g.id)) {
                             break;
                         }
-                        ids.extend([g1.id, g2.id]);
+                        ids.extend(pair.iter().map(|g| g.id.clone()));
+                        known.extend(pair);
                         k += 1;
                     }
                     played[i] = k;
@@ -459,11 +468,13 @@ impl Runner {
                         }
                     }
                 }
-                if games.is_empty() {
-                    break;
-                }
-                if !self.play(&games).await? {
+                let done = games.is_empty();
+                known.extend(games);
+                if !self.play(&known).await? {
                     return Ok((false, knockout::text(&lines, total_rounds)));
+                }
+                if done {
+                    break;
                 }
             }
             let mut next = Vec::new();
