@@ -323,8 +323,14 @@ fn main() -> ExitCode {
             let result = exe.and_then(|exe| {
                 runtime()?.block_on(async {
                     if what == "field" {
-                        arena::bench::field::run(&exe, &tmp, games.unwrap_or(300), concurrency, &[10, 100, 300])
-                            .await
+                        arena::bench::field::run(
+                            &exe,
+                            &tmp,
+                            games.unwrap_or(300),
+                            concurrency,
+                            &[10, 100, 300],
+                        )
+                        .await
                     } else if what == "soak" {
                         arena::bench::soak::run(&exe, &tmp, games.unwrap_or(5000), concurrency)
                             .await
@@ -600,9 +606,8 @@ fn replay(dir: &Path, id: Option<&str>, ply: Option<usize>, every: bool) -> Resu
 fn check(configs: &[PathBuf]) -> Result<ExitCode> {
     for path in configs {
         let plan = load(path)?;
-        let games = arena::pairing::describe(&plan).unwrap_or_else(|| {
-            format!("{} games", arena::schedule::schedule(&plan).len())
-        });
+        let games = arena::pairing::describe(&plan)
+            .unwrap_or_else(|| format!("{} games", arena::schedule::schedule(&plan).len()));
         println!(
             "{}: tournament {:?}, {}, {:?}, {games}, concurrency {}",
             path.display(),

@@ -41,7 +41,11 @@ fn csv_rows(path: &std::path::Path) -> Vec<BTreeMap<String, String>> {
 #[test]
 fn the_swiss_config_plays_its_rounds_without_rematches_and_one_bye_each() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = run(tmp.path(), &repo_config("swiss-tictactoe.toml"), &["--no-progress"]);
+    let out = run(
+        tmp.path(),
+        &repo_config("swiss-tictactoe.toml"),
+        &["--no-progress"],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let mut recorded = games(tmp.path(), "swiss-tictactoe");
     // games.csv is in the order games end.
@@ -52,7 +56,10 @@ fn the_swiss_config_plays_its_rounds_without_rematches_and_one_bye_each() {
     let mut first_moves: BTreeMap<String, i32> = BTreeMap::new();
     for pair in recorded.chunks(2) {
         let (a, b) = (&pair[0], &pair[1]);
-        assert_eq!((a.first.as_str(), a.second.as_str()), (b.second.as_str(), b.first.as_str()));
+        assert_eq!(
+            (a.first.as_str(), a.second.as_str()),
+            (b.second.as_str(), b.first.as_str())
+        );
         assert_eq!(a.pair, b.pair);
         let key = if a.first < a.second {
             (a.first.clone(), a.second.clone())
@@ -73,16 +80,31 @@ fn the_swiss_config_plays_its_rounds_without_rematches_and_one_bye_each() {
         .map(|r| r["bot"].as_str())
         .collect();
     assert_eq!(byes.len(), 4, "{rows:?}");
-    assert_eq!(byes.iter().collect::<HashSet<_>>().len(), 4, "a bot had two byes: {byes:?}");
+    assert_eq!(
+        byes.iter().collect::<HashSet<_>>().len(),
+        4,
+        "a bot had two byes: {byes:?}"
+    );
     for r in rows.iter().filter(|r| r["note"] == "bye") {
         assert_eq!(r["points"], "2", "a bye scores as a won game pair");
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("swiss ranking (points with byes, then buchholz"), "{stdout}");
+    assert!(
+        stdout.contains("swiss ranking (points with byes, then buchholz"),
+        "{stdout}"
+    );
     // Run again: complete, nothing replayed.
-    let again = run(tmp.path(), &repo_config("swiss-tictactoe.toml"), &["--no-progress"]);
+    let again = run(
+        tmp.path(),
+        &repo_config("swiss-tictactoe.toml"),
+        &["--no-progress"],
+    );
     assert!(again.status.success(), "{}", text(&again));
-    assert!(String::from_utf8_lossy(&again.stdout).contains("is complete"), "{}", text(&again));
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("is complete"),
+        "{}",
+        text(&again)
+    );
     assert_eq!(games(tmp.path(), "swiss-tictactoe").len(), 32);
 }
 
@@ -135,16 +157,26 @@ fn two_hundred_random_bots_play_two_swiss_rounds() {
     for g in recorded.iter().step_by(2) {
         *per_bot.entry(&g.first).or_default() += 1;
         *per_bot.entry(&g.second).or_default() += 1;
-        assert!(met.insert((g.first.clone().min(g.second.clone()), g.first.clone().max(g.second.clone()))));
+        assert!(met.insert((
+            g.first.clone().min(g.second.clone()),
+            g.first.clone().max(g.second.clone())
+        )));
     }
     assert_eq!(per_bot.len(), 200);
-    assert!(per_bot.values().all(|&n| n == 2), "each bot one pairing a round");
+    assert!(
+        per_bot.values().all(|&n| n == 2),
+        "each bot one pairing a round"
+    );
 }
 
 #[test]
 fn the_knockout_config_plays_its_bracket_and_writes_it() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = run(tmp.path(), &repo_config("knockout-connect4.toml"), &["--no-progress"]);
+    let out = run(
+        tmp.path(),
+        &repo_config("knockout-connect4.toml"),
+        &["--no-progress"],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let rows = csv_rows(&tmp.path().join("results/knockout-connect4/bracket.csv"));
     // 6 bots in 8 slots: 4 first-round slots (2 byes), 2 semi-finals, the final.
@@ -156,12 +188,19 @@ fn the_knockout_config_plays_its_bracket_and_writes_it() {
         .collect();
     assert_eq!(byes, vec!["1", "2"]);
     let recorded = games(tmp.path(), "knockout-connect4");
-    let pairs: u32 = rows.iter().map(|r| r["pairs"].parse::<u32>().unwrap()).sum();
+    let pairs: u32 = rows
+        .iter()
+        .map(|r| r["pairs"].parse::<u32>().unwrap())
+        .sum();
     assert_eq!(recorded.len() as u32, 2 * pairs);
     let winner = &rows.last().unwrap()["winner"];
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("winner: [") && stdout.contains(winner.as_str()), "{stdout}");
-    let txt = std::fs::read_to_string(tmp.path().join("results/knockout-connect4/bracket.txt")).unwrap();
+    assert!(
+        stdout.contains("winner: [") && stdout.contains(winner.as_str()),
+        "{stdout}"
+    );
+    let txt =
+        std::fs::read_to_string(tmp.path().join("results/knockout-connect4/bracket.txt")).unwrap();
     assert!(txt.contains("final:"), "{txt}");
 }
 
@@ -213,7 +252,9 @@ fn a_level_knockout_match_goes_to_extra_pairs_then_to_the_higher_seed() {
         assert_eq!(r["winner"], r["higher"], "{r:?}");
     }
     assert_eq!(games(tmp.path(), "level").len(), 12);
-    assert!(games(tmp.path(), "level").iter().all(|g| g.result.to_string() == "1/2-1/2"));
+    assert!(games(tmp.path(), "level")
+        .iter()
+        .all(|g| g.result.to_string() == "1/2-1/2"));
 }
 
 #[test]

@@ -31,7 +31,13 @@ fn config_text(name: &str, n: usize, concurrency: usize) -> String {
 ///
 /// # Errors
 /// A config that does not plan, a tournament that cannot run.
-pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize, sizes: &[usize]) -> Result<()> {
+pub async fn run(
+    exe: &Path,
+    tmp: &Path,
+    games: usize,
+    concurrency: usize,
+    sizes: &[usize],
+) -> Result<()> {
     std::fs::create_dir_all(tmp)?;
     println!("| planning | bots | figure |");
     println!("|---|---|---|");
@@ -67,8 +73,20 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize, sizes
             .enumerate()
             .map(|(k, &(a, b))| match (a + b + k + r) % 5 {
                 0 => (2, 2),
-                1 | 2 => if a > b { (4, 0) } else { (0, 4) },
-                _ => if a > b { (0, 4) } else { (4, 0) },
+                1 | 2 => {
+                    if a > b {
+                        (4, 0)
+                    } else {
+                        (0, 4)
+                    }
+                }
+                _ => {
+                    if a > b {
+                        (0, 4)
+                    } else {
+                        (4, 0)
+                    }
+                }
             })
             .collect();
         state.add_round(&p, &results, 4);

@@ -88,7 +88,13 @@ pub enum MatchState {
 /// The state of a match after `played` complete game pairs in which the higher seed scored
 /// `higher_half` and the lower seed `lower_half` half points, with `pairs` game pairs a match and at
 /// most `extra` extra pairs.
-pub fn decide(pairs: u32, extra: u32, played: u32, higher_half: u32, lower_half: u32) -> MatchState {
+pub fn decide(
+    pairs: u32,
+    extra: u32,
+    played: u32,
+    higher_half: u32,
+    lower_half: u32,
+) -> MatchState {
     if played < pairs {
         return MatchState::Play(pairs);
     }
@@ -188,7 +194,8 @@ fn points(p: f64) -> String {
 pub fn write(dir: &std::path::Path, lines: &[MatchLine], total_rounds: u32) -> anyhow::Result<()> {
     use anyhow::Context;
     let path = dir.join("bracket.csv");
-    let mut w = csv::Writer::from_path(&path).with_context(|| format!("writing {}", path.display()))?;
+    let mut w =
+        csv::Writer::from_path(&path).with_context(|| format!("writing {}", path.display()))?;
     w.write_record([
         "round",
         "match",
@@ -206,7 +213,9 @@ pub fn write(dir: &std::path::Path, lines: &[MatchLine], total_rounds: u32) -> a
         let (ls, lb) = m
             .lower
             .as_ref()
-            .map_or((String::new(), String::new()), |(s, b)| (s.to_string(), b.clone()));
+            .map_or((String::new(), String::new()), |(s, b)| {
+                (s.to_string(), b.clone())
+            });
         let (winner, by) = m
             .winner
             .as_ref()
@@ -225,9 +234,11 @@ pub fn write(dir: &std::path::Path, lines: &[MatchLine], total_rounds: u32) -> a
             by.to_string(),
         ])?;
     }
-    w.flush().with_context(|| format!("writing {}", path.display()))?;
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))?;
     let txt = dir.join("bracket.txt");
-    std::fs::write(&txt, text(lines, total_rounds)).with_context(|| format!("writing {}", txt.display()))
+    std::fs::write(&txt, text(lines, total_rounds))
+        .with_context(|| format!("writing {}", txt.display()))
 }
 
 #[cfg(test)]
@@ -255,7 +266,11 @@ mod tests {
     fn byes_go_to_the_top_seeds() {
         // 6 bots in 8 slots: seeds 1 and 2 have byes.
         let r1 = first_round(6);
-        let byes: Vec<usize> = r1.iter().filter(|(_, b)| b.is_none()).map(|(a, _)| *a).collect();
+        let byes: Vec<usize> = r1
+            .iter()
+            .filter(|(_, b)| b.is_none())
+            .map(|(a, _)| *a)
+            .collect();
         assert_eq!(byes, vec![1, 2]);
         assert_eq!(r1.len(), 4);
         assert_eq!(rounds(6), 3);
@@ -269,21 +284,33 @@ mod tests {
         assert_eq!(decide(2, 2, 0, 0, 0), MatchState::Play(2));
         assert_eq!(
             decide(2, 2, 2, 5, 3),
-            MatchState::Decided { higher_wins: true, by: DecidedBy::Points }
+            MatchState::Decided {
+                higher_wins: true,
+                by: DecidedBy::Points
+            }
         );
         assert_eq!(decide(2, 2, 2, 4, 4), MatchState::Play(3));
         assert_eq!(
             decide(2, 2, 3, 5, 7),
-            MatchState::Decided { higher_wins: false, by: DecidedBy::ExtraPairs }
+            MatchState::Decided {
+                higher_wins: false,
+                by: DecidedBy::ExtraPairs
+            }
         );
         assert_eq!(decide(2, 2, 3, 6, 6), MatchState::Play(4));
         assert_eq!(
             decide(2, 2, 4, 8, 8),
-            MatchState::Decided { higher_wins: true, by: DecidedBy::Seed }
+            MatchState::Decided {
+                higher_wins: true,
+                by: DecidedBy::Seed
+            }
         );
         assert_eq!(
             decide(1, 0, 1, 2, 2),
-            MatchState::Decided { higher_wins: true, by: DecidedBy::Seed }
+            MatchState::Decided {
+                higher_wins: true,
+                by: DecidedBy::Seed
+            }
         );
     }
 
@@ -311,6 +338,9 @@ mod tests {
         ];
         let t = text(&lines, 2);
         assert!(t.contains("semi-finals:\n  [1] a — bye → a"), "{t}");
-        assert!(t.contains("final:\n  [1] a 1½–½ [2] b (1 game pair) → a"), "{t}");
+        assert!(
+            t.contains("final:\n  [1] a 1½–½ [2] b (1 game pair) → a"),
+            "{t}"
+        );
     }
 }

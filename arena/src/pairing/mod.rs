@@ -48,7 +48,7 @@ pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Fo
     let swiss_rounds = match (config.format, config.rounds) {
         (Format::Swiss, None) => return Err("format = \"swiss\" needs rounds = N".into()),
         (Format::Swiss, Some(r)) => {
-            let most = if n % 2 == 0 { n - 1 } else { n };
+            let most = if n.is_multiple_of(2) { n - 1 } else { n };
             if r == 0 || r as usize > most {
                 return Err(format!(
                     "rounds = {r}: a Swiss of {n} bots has 1 to {most} rounds (a round-robin's)"
@@ -73,7 +73,9 @@ pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Fo
             if pairs == 0 {
                 return Err("[knockout] pairs must be at least 1".into());
             }
-            if u64::from(pairs) + u64::from(extra_pairs) > u64::from(crate::plan::MAX_GAMES_PER_PAIR / 2) {
+            if u64::from(pairs) + u64::from(extra_pairs)
+                > u64::from(crate::plan::MAX_GAMES_PER_PAIR / 2)
+            {
                 return Err(format!(
                     "[knockout] pairs + extra_pairs is more than {} game pairs",
                     crate::plan::MAX_GAMES_PER_PAIR / 2
@@ -84,7 +86,8 @@ pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Fo
                 Some(folder) => {
                     let dir = base.join(folder);
                     (
-                        seeds_from(bots, &dir).map_err(|e| format!("[knockout] seeds_from: {e:#}"))?,
+                        seeds_from(bots, &dir)
+                            .map_err(|e| format!("[knockout] seeds_from: {e:#}"))?,
                         format!("ratings of {}", folder.display()),
                     )
                 }
@@ -216,11 +219,7 @@ pub fn recorded_tiebreaks(dir: &Path) -> Vec<Tiebreak> {
     table
         .get("tiebreaks")
         .and_then(toml::Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str()?.parse().ok())
-                .collect()
-        })
+        .map(|a| a.iter().filter_map(|v| v.as_str()?.parse().ok()).collect())
         .unwrap_or_default()
 }
 
@@ -263,7 +262,9 @@ mod tests {
             "name = \"t\"\n{top}\n{tables}\n[game]\nname = \"{game}\"\n[time_control]\ntime_ms = 1000\n"
         );
         for i in 1..=bots {
-            text.push_str(&format!("[[bots]]\nname = \"b{i}\"\nbuiltin = \"random\"\n"));
+            text.push_str(&format!(
+                "[[bots]]\nname = \"b{i}\"\nbuiltin = \"random\"\n"
+            ));
         }
         let path = dir.join("t.toml");
         let config = Config::parse(&text, &path).map_err(|e| e.to_string())?;
@@ -274,10 +275,21 @@ mod tests {
     fn swiss_needs_rounds_within_a_round_robins_length() {
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path();
-        assert!(plan(d, "format = \"swiss\"", 4, "connect4").unwrap_err().contains("needs rounds"));
-        assert!(plan(d, "format = \"swiss\"\nrounds = 4", 4, "connect4").unwrap_err().contains("1 to 3 rounds"));
-        assert_eq!(plan(d, "format = \"swiss\"\nrounds = 5", 5, "connect4").unwrap().swiss_rounds, 5);
-        assert!(plan(d, "rounds = 2", 4, "connect4").unwrap_err().contains("for format = \"swiss\""));
+        assert!(plan(d, "format = \"swiss\"", 4, "connect4")
+            .unwrap_err()
+            .contains("needs rounds"));
+        assert!(plan(d, "format = \"swiss\"\nrounds = 4", 4, "connect4")
+            .unwrap_err()
+            .contains("1 to 3 rounds"));
+        assert_eq!(
+            plan(d, "format = \"swiss\"\nrounds = 5", 5, "connect4")
+                .unwrap()
+                .swiss_rounds,
+            5
+        );
+        assert!(plan(d, "rounds = 2", 4, "connect4")
+            .unwrap_err()
+            .contains("for format = \"swiss\""));
         let p = plan(d, "format = \"swiss\"\nrounds = 3", 9, "connect4").unwrap();
         assert_eq!(
             describe(&p).unwrap(),
@@ -292,19 +304,37 @@ mod tests {
         let p = plan(d, "cycles = 3\ngames_per_pair = 4", 3, "connect4").unwrap();
         assert_eq!(p.games_per_pair, 12);
         assert_eq!(crate::schedule::schedule(&p).len(), 3 * 12);
-        assert!(plan(d, "cycles = 0", 3, "connect4").unwrap_err().contains("at least 1"));
-        assert!(plan(d, "format = \"gauntlet\"\ncycles = 2", 3, "connect4").unwrap_err().contains("round-robin"));
+        assert!(plan(d, "cycles = 0", 3, "connect4")
+            .unwrap_err()
+            .contains("at least 1"));
+        assert!(plan(d, "format = \"gauntlet\"\ncycles = 2", 3, "connect4")
+            .unwrap_err()
+            .contains("round-robin"));
     }
 
     #[test]
     fn tiebreaks_are_checked_words_and_capture_difference_is_for_dots() {
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path();
-        let p = plan(d, "tiebreaks = [\"forfeits\", \"head-to-head\"]", 3, "connect4").unwrap();
+        let p = plan(
+            d,
+            "tiebreaks = [\"forfeits\", \"head-to-head\"]",
+            3,
+            "connect4",
+        )
+        .unwrap();
         assert_eq!(p.tiebreaks, vec![Tiebreak::Forfeits, Tiebreak::HeadToHead]);
-        assert!(plan(d, "tiebreaks = [\"elo\"]", 3, "connect4").unwrap_err().contains("unknown tie-break"));
-        assert!(plan(d, "tiebreaks = [\"wins\", \"wins\"]", 3, "connect4").unwrap_err().contains("twice"));
-        assert!(plan(d, "tiebreaks = [\"capture-difference\"]", 3, "connect4").unwrap_err().contains("Dots only"));
+        assert!(plan(d, "tiebreaks = [\"elo\"]", 3, "connect4")
+            .unwrap_err()
+            .contains("unknown tie-break"));
+        assert!(plan(d, "tiebreaks = [\"wins\", \"wins\"]", 3, "connect4")
+            .unwrap_err()
+            .contains("twice"));
+        assert!(
+            plan(d, "tiebreaks = [\"capture-difference\"]", 3, "connect4")
+                .unwrap_err()
+                .contains("Dots only")
+        );
         assert!(plan(d, "tiebreaks = [\"capture-difference\"]", 3, "dots").is_ok());
     }
 
@@ -314,16 +344,47 @@ mod tests {
         let d = tmp.path();
         let p = plan(d, "format = \"knockout\"", 5, "connect4").unwrap();
         let k = p.knockout.as_ref().unwrap();
-        assert_eq!((k.pairs, k.extra_pairs, k.seeding.clone()), (1, 2, vec![0, 1, 2, 3, 4]));
-        assert!(plan(d, "format = \"knockout\"\ngames_per_pair = 2", 5, "connect4").unwrap_err().contains("no games_per_pair"));
-        assert!(plan(d, "format = \"knockout\"|[knockout]\npairs = 0", 5, "connect4").unwrap_err().contains("at least 1"));
-        assert!(plan(d, "|[knockout]\npairs = 2", 5, "connect4").unwrap_err().contains("needs format"));
-        assert!(plan(d, "format = \"knockout\"|[knockout]\nseeds_from = \"nowhere\"", 5, "connect4")
+        assert_eq!(
+            (k.pairs, k.extra_pairs, k.seeding.clone()),
+            (1, 2, vec![0, 1, 2, 3, 4])
+        );
+        assert!(plan(
+            d,
+            "format = \"knockout\"\ngames_per_pair = 2",
+            5,
+            "connect4"
+        )
+        .unwrap_err()
+        .contains("no games_per_pair"));
+        assert!(plan(
+            d,
+            "format = \"knockout\"|[knockout]\npairs = 0",
+            5,
+            "connect4"
+        )
+        .unwrap_err()
+        .contains("at least 1"));
+        assert!(plan(d, "|[knockout]\npairs = 2", 5, "connect4")
             .unwrap_err()
-            .contains("has no games.csv"));
+            .contains("needs format"));
+        assert!(plan(
+            d,
+            "format = \"knockout\"|[knockout]\nseeds_from = \"nowhere\"",
+            5,
+            "connect4"
+        )
+        .unwrap_err()
+        .contains("has no games.csv"));
         // b4 beats everyone, b2 beats b1 and b3; b5 played no game.
         let mut games = Vec::new();
-        for (w, l) in [("b4", "b1"), ("b4", "b2"), ("b4", "b3"), ("b2", "b1"), ("b2", "b3"), ("b1", "b3")] {
+        for (w, l) in [
+            ("b4", "b1"),
+            ("b4", "b2"),
+            ("b4", "b3"),
+            ("b2", "b1"),
+            ("b2", "b3"),
+            ("b1", "b3"),
+        ] {
             for k in 0..3 {
                 let mut g = GameRecord::example(w, l, GameResult::FirstWins);
                 g.id = format!("g{w}{l}{k}");
@@ -332,7 +393,13 @@ mod tests {
         }
         std::fs::create_dir(d.join("old")).unwrap();
         crate::results::write_games_csv(&d.join("old/games.csv"), &games).unwrap();
-        let p = plan(d, "format = \"knockout\"|[knockout]\nseeds_from = \"old\"\nextra_pairs = 0", 5, "connect4").unwrap();
+        let p = plan(
+            d,
+            "format = \"knockout\"|[knockout]\nseeds_from = \"old\"\nextra_pairs = 0",
+            5,
+            "connect4",
+        )
+        .unwrap();
         let k = p.knockout.unwrap();
         assert_eq!(k.seeding, vec![3, 1, 0, 2, 4]);
         assert_eq!(k.seeded_by, "ratings of old");
@@ -343,7 +410,14 @@ mod tests {
     fn recorded_tiebreaks_read_the_config_copy() {
         let tmp = tempfile::tempdir().unwrap();
         assert!(recorded_tiebreaks(tmp.path()).is_empty());
-        std::fs::write(tmp.path().join("config.toml"), "tiebreaks = [\"buchholz\", \"wins\"]\n").unwrap();
-        assert_eq!(recorded_tiebreaks(tmp.path()), vec![Tiebreak::Buchholz, Tiebreak::Wins]);
+        std::fs::write(
+            tmp.path().join("config.toml"),
+            "tiebreaks = [\"buchholz\", \"wins\"]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            recorded_tiebreaks(tmp.path()),
+            vec![Tiebreak::Buchholz, Tiebreak::Wins]
+        );
     }
 }

@@ -50,9 +50,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let recorded = dir.read_games()?;
     crate::results::fingerprint::check(&plan, &dir.path, !recorded.is_empty())?;
     let copy = dir.path.join("config.toml");
-    let same = |a: &std::path::Path, b: &std::path::Path| {
-        matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-    };
+    let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
     if !same(&plan.config_path, &copy) {
         let _ = std::fs::copy(&plan.config_path, &copy);
     }
@@ -132,7 +130,11 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     }
     Ok(RunSummary {
         played: runner.played,
-        total: if complete { records.len() } else { estimate.max(records.len()) },
+        total: if complete {
+            records.len()
+        } else {
+            estimate.max(records.len())
+        },
         recorded: records.len(),
         complete,
         interrupted: runner.interrupted,
@@ -215,7 +217,11 @@ impl Runner {
         let env = match &self.env {
             Some(env) => Arc::clone(env),
             None => {
-                let containment = self.opts.containment.clone().unwrap_or_else(Containment::probe);
+                let containment = self
+                    .opts
+                    .containment
+                    .clone()
+                    .unwrap_or_else(Containment::probe);
                 containment
                     .check(&plan, plan.processes_configured)
                     .map_err(anyhow::Error::msg)?;
@@ -311,7 +317,8 @@ impl Runner {
             for (j, &(a, b)) in pairing.pairs.iter().enumerate() {
                 let mut mine = Vec::new();
                 for k in 0..pairs_per_pairing {
-                    let pair_no = (round - 1) * pairs_per_round + j as u32 * pairs_per_pairing + k + 1;
+                    let pair_no =
+                        (round - 1) * pairs_per_round + j as u32 * pairs_per_pairing + k + 1;
                     let sides = if k % 2 == 0 { (a, b) } else { (b, a) };
                     for g in game_pair(&plan, &book, round, pair_no, sides) {
                         mine.push(g.id.clone());
@@ -333,7 +340,11 @@ impl Runner {
                     let _ = write!(text, "; bye: {}", name(x));
                 }
                 if pairing.rematches > 0 {
-                    let _ = write!(text, "; {} rematches (no pairing avoids them)", pairing.rematches);
+                    let _ = write!(
+                        text,
+                        "; {} rematches (no pairing avoids them)",
+                        pairing.rematches
+                    );
                 }
                 self.progress.print_block(&text);
             }
@@ -348,7 +359,14 @@ impl Runner {
                 .collect();
             let _ = write!(rounds_text, "round {round}:");
             for (&(a, b), &(pa, pb)) in pairing.pairs.iter().zip(&results) {
-                let _ = write!(rounds_text, " {} {}–{} {};", name(a), half(pa), half(pb), name(b));
+                let _ = write!(
+                    rounds_text,
+                    " {} {}–{} {};",
+                    name(a),
+                    half(pa),
+                    half(pb),
+                    name(b)
+                );
                 rows.push([
                     round.to_string(),
                     name(a).into(),
@@ -387,7 +405,11 @@ impl Runner {
         let (order, points) = super::tiebreak::rank(&names, &records, &byes, &tiebreaks);
         let mut ranking = format!(
             "swiss ranking (points with byes, then {}):\n",
-            tiebreaks.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
+            tiebreaks
+                .iter()
+                .map(|t| t.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         for (b, rank) in &order {
             let _ = writeln!(
@@ -422,9 +444,8 @@ impl Runner {
                 .map(|(_, lower)| lower.is_none().then_some((true, DecidedBy::Bye)))
                 .collect();
             let mut played = vec![0u32; entrants.len()];
-            let pair_no = |i: usize, k: u32| {
-                (knockout::match_index(n, round, i) as u32) * block + k + 1
-            };
+            let pair_no =
+                |i: usize, k: u32| (knockout::match_index(n, round, i) as u32) * block + k + 1;
             loop {
                 // `known`: the recorded games of these matches, checked against the pairing;
                 // `games`: the ones to play now.
@@ -453,9 +474,14 @@ impl Runner {
                         k += 1;
                     }
                     played[i] = k;
-                    let (h, l) = (self.half_points(&ids, bot(higher)), self.half_points(&ids, bot(lower)));
+                    let (h, l) = (
+                        self.half_points(&ids, bot(higher)),
+                        self.half_points(&ids, bot(lower)),
+                    );
                     match knockout::decide(ko.pairs, ko.extra_pairs, k, h, l) {
-                        MatchState::Decided { higher_wins, by } => state[i] = Some((higher_wins, by)),
+                        MatchState::Decided { higher_wins, by } => {
+                            state[i] = Some((higher_wins, by))
+                        }
                         MatchState::Play(target) => {
                             for k in played[i]..target {
                                 let sides = if k % 2 == 0 {
@@ -490,7 +516,11 @@ impl Runner {
                         game_pair(&plan, &book, round, pair_no(i, k), sides).map(|g| g.id)
                     })
                     .collect();
-                let winner = if higher_wins { higher } else { lower.unwrap_or(higher) };
+                let winner = if higher_wins {
+                    higher
+                } else {
+                    lower.unwrap_or(higher)
+                };
                 lines.push(MatchLine {
                     round,
                     number: i + 1,
@@ -505,8 +535,10 @@ impl Runner {
                 });
                 next.push(winner);
             }
-            let shown: Vec<MatchLine> = lines.iter().filter(|m| m.round == round).cloned().collect();
-            self.progress.print_block(&knockout::text(&shown, total_rounds));
+            let shown: Vec<MatchLine> =
+                lines.iter().filter(|m| m.round == round).cloned().collect();
+            self.progress
+                .print_block(&knockout::text(&shown, total_rounds));
             knockout::write(&self.dir.path, &lines, total_rounds)?;
             if let [w] = next.as_slice() {
                 champion = Some(*w);
@@ -529,7 +561,7 @@ impl Runner {
 
 /// Half points as points: `3`, `2.5`.
 fn half(h: u32) -> String {
-    if h % 2 == 0 {
+    if h.is_multiple_of(2) {
         (h / 2).to_string()
     } else {
         format!("{}.5", h / 2)
@@ -538,14 +570,29 @@ fn half(h: u32) -> String {
 
 /// Writes `swiss.csv` (round, bot, opponent, points, opponent_points, note: one row per pairing, a bye
 /// as its own row) and `swiss.txt` (the rounds and the ranking) into `dir`.
-fn write_swiss(dir: &std::path::Path, rows: &[[String; 6]], rounds: &str, ranking: &str) -> Result<()> {
+fn write_swiss(
+    dir: &std::path::Path,
+    rows: &[[String; 6]],
+    rounds: &str,
+    ranking: &str,
+) -> Result<()> {
     let path = dir.join("swiss.csv");
-    let mut w = csv::Writer::from_path(&path).with_context(|| format!("writing {}", path.display()))?;
-    w.write_record(["round", "bot", "opponent", "points", "opponent_points", "note"])?;
+    let mut w =
+        csv::Writer::from_path(&path).with_context(|| format!("writing {}", path.display()))?;
+    w.write_record([
+        "round",
+        "bot",
+        "opponent",
+        "points",
+        "opponent_points",
+        "note",
+    ])?;
     for r in rows {
         w.write_record(r)?;
     }
-    w.flush().with_context(|| format!("writing {}", path.display()))?;
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))?;
     let txt = dir.join("swiss.txt");
-    std::fs::write(&txt, format!("{rounds}\n{ranking}")).with_context(|| format!("writing {}", txt.display()))
+    std::fs::write(&txt, format!("{rounds}\n{ranking}"))
+        .with_context(|| format!("writing {}", txt.display()))
 }

@@ -62,7 +62,9 @@ impl SwissState {
     /// The state before round 1 of `n` bots; `seed` draws the tie order among equal scores.
     pub fn new(n: usize, seed: u64) -> SwissState {
         let mut order: Vec<usize> = (0..n).collect();
-        order.shuffle(&mut ChaCha8Rng::seed_from_u64(crate::schedule::mix(seed ^ 0x5_1155)));
+        order.shuffle(&mut ChaCha8Rng::seed_from_u64(crate::schedule::mix(
+            seed ^ 0x5_1155,
+        )));
         let mut tie = vec![0; n];
         for (place, &bot) in order.iter().enumerate() {
             tie[bot] = place;
@@ -120,8 +122,17 @@ impl SwissState {
     ///
     /// # Panics
     /// If `half_points` has not one entry per pair.
-    pub fn add_round(&mut self, pairing: &Pairing, half_points: &[(u32, u32)], bye_half_points: u32) {
-        assert_eq!(pairing.pairs.len(), half_points.len(), "one result per pair");
+    pub fn add_round(
+        &mut self,
+        pairing: &Pairing,
+        half_points: &[(u32, u32)],
+        bye_half_points: u32,
+    ) {
+        assert_eq!(
+            pairing.pairs.len(),
+            half_points.len(),
+            "one result per pair"
+        );
         for (&(a, b), &(pa, pb)) in pairing.pairs.iter().zip(half_points) {
             self.score[a] += pa;
             self.score[b] += pb;
@@ -253,7 +264,7 @@ impl SwissState {
 
     /// Orders each pair (opener first) and counts rematches.
     fn finish(&self, pairs: Vec<(usize, usize)>, bye: Option<usize>, exhausted: bool) -> Pairing {
-        let odd_round = self.rounds % 2 == 0; // the next round is rounds + 1
+        let odd_round = self.rounds.is_multiple_of(2); // the next round is rounds + 1
         let pairs: Vec<(usize, usize)> = pairs
             .into_iter()
             .map(|(high, low)| {
@@ -432,8 +443,15 @@ mod tests {
             }
             let level = gaps.iter().filter(|&&g| g == 0).count();
             let max_gap = gaps.iter().copied().max().unwrap_or(0);
-            eprintln!("n={n} seed={seed}: {level} of {} pairs level, largest gap {max_gap} half points", gaps.len());
-            assert!(level * 10 >= gaps.len() * 8, "{level} of {} pairs level on score", gaps.len());
+            eprintln!(
+                "n={n} seed={seed}: {level} of {} pairs level, largest gap {max_gap} half points",
+                gaps.len()
+            );
+            assert!(
+                level * 10 >= gaps.len() * 8,
+                "{level} of {} pairs level on score",
+                gaps.len()
+            );
             assert!(max_gap <= 4, "a pair {max_gap} half points apart");
             let (_, again, _) = simulate(n, 9, seed);
             assert_eq!(again, all, "the pairings are deterministic");

@@ -105,7 +105,8 @@ pub fn rank(
         f[i].points += x;
     }
     for r in records {
-        let (Some(&a), Some(&b)) = (index.get(r.first.as_str()), index.get(r.second.as_str())) else {
+        let (Some(&a), Some(&b)) = (index.get(r.first.as_str()), index.get(r.second.as_str()))
+        else {
             continue;
         };
         for (side, me, them) in [(Player::First, a, b), (Player::Second, b, a)] {
@@ -121,7 +122,11 @@ pub fn rank(
                 fig.forfeits += 1;
             }
             if let Some([x, y]) = r.score {
-                let (own, theirs) = if side == Player::First { (x, y) } else { (y, x) };
+                let (own, theirs) = if side == Player::First {
+                    (x, y)
+                } else {
+                    (y, x)
+                };
                 fig.capture_diff += i64::from(own) - i64::from(theirs);
             }
         }
@@ -187,7 +192,11 @@ pub fn rank(
 
 /// Re-orders `rows` (the standings, any order) by points and `tiebreaks` over `records`, and sets their
 /// ranks. An empty `tiebreaks` leaves the standings' own order (points, wins, capture difference).
-pub fn apply(rows: &mut Vec<crate::standings::Standing>, records: &[GameRecord], tiebreaks: &[Tiebreak]) {
+pub fn apply(
+    rows: &mut Vec<crate::standings::Standing>,
+    records: &[GameRecord],
+    tiebreaks: &[Tiebreak],
+) {
     if tiebreaks.is_empty() {
         return;
     }
