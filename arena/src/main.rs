@@ -458,6 +458,12 @@ fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode>
     report.write(dir)?;
     println!("{} — {} games", dir.display(), records.len());
     print!("{}", report.text());
+    // A knockout's bracket and a Swiss's rounds, as the run wrote them.
+    for file in ["bracket.txt", "swiss.txt"] {
+        if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
+            println!("\n{file}:\n{}", text.trim_end());
+        }
+    }
     if let [bot, opponent] = pair {
         for name in [bot, opponent] {
             anyhow::ensure!(

@@ -24,7 +24,8 @@ pub struct Plan {
     /// The game and variant.
     pub spec: GameSpec,
     pub format: Format,
-    /// Games per pair of bots, even, ≥ 2 (an SPRT match: twice its `max_pairs`).
+    /// Games per pair of bots, even, ≥ 2 (an SPRT match: twice its `max_pairs`; a round-robin: times its
+    /// `cycles`; a Swiss: per pairing; a knockout: 2, its matches' length is in [`Plan::knockout`]).
     pub games_per_pair: u32,
     /// Random opening plies shared by both games of a game pair, played after the book line.
     pub opening_plies: u32,
