@@ -201,7 +201,22 @@ fn the_knockout_config_plays_its_bracket_and_writes_it() {
     );
     let txt =
         std::fs::read_to_string(tmp.path().join("results/knockout-connect4/bracket.txt")).unwrap();
+    let last = rows.last().unwrap();
+    let seed = if last["winner"] == last["higher"] {
+        &last["higher_seed"]
+    } else {
+        &last["lower_seed"]
+    };
     assert!(txt.contains("final:"), "{txt}");
+    assert_eq!(
+        txt.lines().last(),
+        Some(format!("winner: [{seed}] {winner}").as_str()),
+        "{txt}"
+    );
+    assert!(
+        txt.starts_with("bracket (seeded by config order):"),
+        "{txt}"
+    );
 }
 
 #[test]

@@ -555,6 +555,9 @@ impl Runner {
             let _ = writeln!(text, "winner: [{w}] {}", name(w));
         }
         knockout::write(&self.dir.path, &lines, total_rounds)?;
+        // The finished bracket's text also names the seeding and the winner.
+        let txt = self.dir.path.join("bracket.txt");
+        std::fs::write(&txt, &text).with_context(|| format!("writing {}", txt.display()))?;
         Ok((true, text))
     }
 }
