@@ -372,7 +372,13 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        // A fixed seed: the same 64 cases every run (the project's tests are deterministic).
+        #![proptest_config(ProptestConfig {
+            cases: 64,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(2026),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
 
         /// No rematch while one can be avoided (checked by brute force over every bye and pairing),
         /// at most one bye per bot, every bot once per round.
@@ -409,8 +415,9 @@ mod tests {
             }
         }
 
-        /// Openers: each bot opens about half its pairings (the pairing's two games already give each
-        /// bot the first move once, so the first-move counts are equal exactly).
+        /// Openers: each bot opens about half its pairings, within 3 over 7 rounds (the rule is greedy
+        /// and gives no tighter bound: 2 fails for some fields). The pairing's two games give each bot
+        /// the first move once, so the first-move counts over games are equal exactly.
         #[test]
         fn pairing_openers_stay_balanced(n in 4usize..=40, seed in any::<u64>()) {
             let rounds = 7.min(n as u32 - 1);
