@@ -13,8 +13,9 @@ use serde::Deserialize;
 pub struct Config {
     /// The tournament's name; also its folder under `results/` (letters, digits, `.`, `_`, `-`).
     pub name: String,
-    /// `round-robin` (default), `gauntlet` (the first bot plays every other bot) or `sprt` (two bots play
-    /// game pairs until the SPRT of `[sprt]` decides).
+    /// `round-robin` (default), `gauntlet` (the first bot plays every other bot), `sprt` (two bots play
+    /// game pairs until the SPRT of `[sprt]` decides), `swiss` (`rounds` rounds) or `knockout` (a
+    /// bracket, `[knockout]`).
     #[serde(default)]
     pub format: Format,
     /// Games each pair of bots plays: an even number, played as game pairs with the first move swapped.
@@ -31,6 +32,19 @@ pub struct Config {
     pub sprt: Option<SprtConfig>,
     /// `[tune]`: the SPSA tuning of a `format = "tune"` config (`arena tune`); refused by the others.
     pub tune: Option<crate::tune::TuneConfig>,
+    /// `format = "swiss"`: the number of rounds, at least 1 and at most a round-robin's (bots − 1, or
+    /// bots when odd). Refused by the other formats.
+    pub rounds: Option<u32>,
+    /// `[knockout]`: match length, tie-break pairs and seeding of a `format = "knockout"` bracket.
+    pub knockout: Option<KnockoutConfig>,
+    /// `format = "round-robin"`: play the whole round-robin this many times (default 1), each cycle's
+    /// game pairs opening with the other bot first; the same as multiplying `games_per_pair`.
+    pub cycles: Option<u32>,
+    /// The ranking's tie-breaks, in order, after points: `forfeits` (fewer games lost by forfeit,
+    /// CodeCup's irregular losses), `head-to-head` (points among the tied bots), `sonneborn-berger`,
+    /// `buchholz`, `wins`, `capture-difference` (Dots only). Default `["wins", "capture-difference"]`
+    /// (capture difference only counts in Dots); see `docs/formats.md`.
+    pub tiebreaks: Option<Vec<String>>,
     /// The bot whose rating is 0 Elo in the standings (Ordo's `-a`, as `arena ratings --anchor`); a swept
     /// variant is named as it plays, `bot[k=v]`. Default: the mean of all ratings is 0.
     pub anchor: Option<String>,
@@ -174,6 +188,21 @@ fn default_model() -> String {
     "normalized".into()
 }
 
+/// `[knockout]`: a single-elimination bracket (see `docs/formats.md`).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct KnockoutConfig {
+    /// Game pairs of each match (default 1).
+    pub pairs: Option<u32>,
+    /// A match tied after `pairs` goes on one game pair at a time until one bot leads, for at most this
+    /// many extra pairs (default 2); still tied, the higher seed advances.
+    pub extra_pairs: Option<u32>,
+    /// Seed the bracket by the Elo ratings of this results folder (relative to the config file's
+    /// folder, e.g. `"../results/c4"`); bots it has not rated come after, in config order. Default: the
+    /// config order is the seeding.
+    pub seeds_from: Option<PathBuf>,
+}
+
 /// The tournament format.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
@@ -187,6 +216,11 @@ pub enum Format {
     Sprt,
     /// SPSA tuning of one bot's options (`[tune]`), played by `arena tune`, not `arena run`.
     Tune,
+    /// `rounds` Swiss rounds: each round pairs bots of equal or near score who have not met
+    /// ([`crate::pairing::swiss`]).
+    Swiss,
+    /// A seeded single-elimination bracket ([`crate::pairing::knockout`]).
+    Knockout,
 }
 
 /// `[game]`: which game and which variant.

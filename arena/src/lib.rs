@@ -15,6 +15,7 @@ pub mod formats;
 pub mod head_to_head;
 pub mod openings;
 pub mod options;
+pub mod pairing;
 pub mod plan;
 pub mod play;
 pub mod probe;

@@ -177,13 +177,15 @@ enum Command {
     /// tournament with the arena's fds, memory and processes sampled; `arena bench dots` the dots-tps
     /// article's table on its tactical positions.
     Bench {
-        /// `containment`, `soak` or `dots`; absent: the arena's throughput and round trip.
-        #[arg(value_parser = ["dots", "containment", "soak"])]
+        /// `containment`, `soak`, `dots` or `field` (planning and games/s for 10, 100, 300 bots);
+        /// absent: the arena's throughput and round trip.
+        #[arg(value_parser = ["dots", "containment", "soak", "field"])]
         what: Option<String>,
         /// dots: one line per position too.
         #[arg(long)]
         verbose: bool,
-        /// Games per measured tournament (soak: the whole soak; default 5000 there).
+        /// Games per measured tournament (soak: the whole soak, default 5000; field: per field size,
+        /// default 300).
         #[arg(long)]
         games: Option<usize>,
         /// Bare pipe round trips to time.
@@ -192,7 +194,7 @@ enum Command {
         /// containment: how many times each layer is measured, alternating.
         #[arg(long, default_value_t = 2)]
         rounds: usize,
-        /// soak: games played at once.
+        /// soak, field: games played at once.
         #[arg(long, default_value_t = 2)]
         concurrency: usize,
         /// Run on a multi-threaded runtime with this many worker threads instead of the single-threaded
@@ -320,6 +322,7 @@ fn main() -> ExitCode {
                 bootstrap,
                 seed,
                 sprt: None,
+                tiebreaks: Vec::new(),
             },
             &pair,
         ),
@@ -403,7 +406,16 @@ fn main() -> ExitCode {
             let tmp = std::env::temp_dir().join(format!("arena-bench-{}", std::process::id()));
             let result = exe.and_then(|exe| {
                 runtime()?.block_on(async {
-                    if what == "soak" {
+                    if what == "field" {
+                        arena::bench::field::run(
+                            &exe,
+                            &tmp,
+                            games.unwrap_or(300),
+                            concurrency,
+                            &[10, 100, 300],
+                        )
+                        .await
+                    } else if what == "soak" {
                         arena::bench::soak::run(&exe, &tmp, games.unwrap_or(5000), concurrency)
                             .await
                     } else {
@@ -593,12 +605,19 @@ fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode>
     let records = recorded_games(dir)?;
     let opts = ReportOptions {
         anchor: opts.anchor.or_else(|| recorded_anchor(dir)),
+        tiebreaks: arena::pairing::recorded_tiebreaks(dir),
         ..opts
     };
     let report = Report::new(&[], &records, &opts)?;
     report.write(dir)?;
     println!("{} — {} games", dir.display(), records.len());
     print!("{}", report.text());
+    // A knockout's bracket and a Swiss's rounds, as the run wrote them.
+    for file in ["bracket.txt", "swiss.txt"] {
+        if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
+            println!("\n{file}:\n{}", text.trim_end());
+        }
+    }
     if let [bot, opponent] = pair {
         for name in [bot, opponent] {
             anyhow::ensure!(
@@ -756,9 +775,10 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
             continue;
         }
         let plan = load(path)?;
-        let games = arena::schedule::schedule(&plan).len();
+        let games = arena::pairing::describe(&plan)
+            .unwrap_or_else(|| format!("{} games", arena::schedule::schedule(&plan).len()));
         println!(
-            "{}: tournament {:?}, {}, {:?}, {games} games, concurrency {}",
+            "{}: tournament {:?}, {}, {:?}, {games}, concurrency {}",
             path.display(),
             plan.name,
             plan.spec,

@@ -24,7 +24,8 @@ pub struct Plan {
     /// The game and variant.
     pub spec: GameSpec,
     pub format: Format,
-    /// Games per pair of bots, even, ≥ 2 (an SPRT match: twice its `max_pairs`).
+    /// Games per pair of bots, even, ≥ 2 (an SPRT match: twice its `max_pairs`; a round-robin: times its
+    /// `cycles`; a Swiss: per pairing; a knockout: 2, its matches' length is in [`Plan::knockout`]).
     pub games_per_pair: u32,
     /// Random opening plies shared by both games of a game pair, played after the book line.
     pub opening_plies: u32,
@@ -52,6 +53,25 @@ pub struct Plan {
     pub processes_configured: bool,
     /// At least two, unique names.
     pub bots: Vec<BotPlan>,
+    /// `format = "swiss"`: its rounds (1 ≤ rounds ≤ a round-robin's); 0 for the other formats.
+    pub swiss_rounds: u32,
+    /// `format = "knockout"`: the bracket's rules; `None` for the other formats.
+    pub knockout: Option<KnockoutPlan>,
+    /// The ranking's tie-breaks after points; empty: the standings' default (wins, capture difference).
+    pub tiebreaks: Vec<crate::pairing::Tiebreak>,
+}
+
+/// The rules of a knockout bracket (`[knockout]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnockoutPlan {
+    /// Game pairs of each match, ≥ 1.
+    pub pairs: u32,
+    /// Extra game pairs at most, one at a time, while a match is tied; then the higher seed advances.
+    pub extra_pairs: u32,
+    /// Bot indices into [`Plan::bots`] by seed, best first (seed 1 first).
+    pub seeding: Vec<usize>,
+    /// Where the seeding came from, for people: `config order` or `ratings of <folder>`.
+    pub seeded_by: String,
 }
 
 /// The most games one pair of bots may play (`games_per_pair`, or twice `[sprt] max_pairs`).
@@ -243,9 +263,29 @@ impl Plan {
                 "games_per_pair = {games_per_pair} is more than {MAX_GAMES_PER_PAIR}"
             )));
         }
+        let formats = crate::pairing::plan_formats(config, &bots, &base).map_err(err)?;
+        let games_per_pair = games_per_pair
+            .checked_mul(formats.cycles)
+            .filter(|&g| g <= MAX_GAMES_PER_PAIR)
+            .ok_or_else(|| {
+                err(format!(
+                    "cycles = {} × games_per_pair = {games_per_pair} is more than {MAX_GAMES_PER_PAIR} games a pair",
+                    formats.cycles
+                ))
+            })?;
         let n = bots.len() as u64;
         let pairs = match config.format {
             Format::Gauntlet => n - 1,
+            // A Swiss plays `rounds` rounds of n/2 pairings; a bracket at most n − 1 matches of up to
+            // pairs + extra_pairs game pairs (and its `games_per_pair` is 2).
+            Format::Swiss => u64::from(formats.swiss_rounds) * (n / 2),
+            Format::Knockout => {
+                (n - 1)
+                    * formats
+                        .knockout
+                        .as_ref()
+                        .map_or(1, |k| u64::from(k.pairs) + u64::from(k.extra_pairs))
+            }
             _ => n * (n - 1) / 2,
         };
         let total = pairs * u64::from(games_per_pair);
@@ -320,6 +360,9 @@ impl Plan {
                         .is_some_and(|l| l.processes.is_some_and(|p| p > 0))
                 }),
             bots,
+            swiss_rounds: formats.swiss_rounds,
+            knockout: formats.knockout,
+            tiebreaks: formats.tiebreaks,
         })
     }
 }

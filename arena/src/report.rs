@@ -31,6 +31,9 @@ pub struct ReportOptions {
     pub seed: u64,
     /// The SPRT of a `format = "sprt"` match, for its LLR line.
     pub sprt: Option<Sprt>,
+    /// The standings' tie-breaks after points (a config's `tiebreaks`); empty: wins, then capture
+    /// difference.
+    pub tiebreaks: Vec<crate::pairing::Tiebreak>,
 }
 
 impl Default for ReportOptions {
@@ -41,6 +44,7 @@ impl Default for ReportOptions {
             bootstrap: 1000,
             seed: 1,
             sprt: None,
+            tiebreaks: Vec::new(),
         }
     }
 }
@@ -126,6 +130,7 @@ impl Report {
         };
 
         let mut rows = standings::standings(&names, records);
+        crate::pairing::tiebreak::apply(&mut rows, records, &opts.tiebreaks);
         if let Some((rated, r)) = &ratings {
             for row in &mut rows {
                 if let Some(i) = rated.iter().position(|n| *n == row.bot) {

@@ -91,10 +91,12 @@ pub fn game_seed(pair_seed: u64, k: u64) -> u64 {
 
 /// The pairs of bot indices that meet, grouped by round: a round-robin by the circle method (each bot
 /// once per round, a bye when the count is odd), or a gauntlet (bot 0 against each other bot in turn).
-/// An SPRT match is a round-robin of its two bots.
+/// An SPRT match is a round-robin of its two bots. Swiss and knockout have no fixed schedule (none).
 pub fn rounds(bots: usize, format: Format) -> Vec<Vec<(usize, usize)>> {
     match format {
         Format::Gauntlet => (1..bots).map(|j| vec![(0, j)]).collect(),
+        // Paired round by round from the results: `crate::pairing::run`.
+        Format::Swiss | Format::Knockout => Vec::new(),
         Format::RoundRobin | Format::Sprt | Format::Tune => {
             // Circle method: fix slot 0, rotate the others; a phantom slot `bots` is the bye.
             let n = bots + bots % 2;

@@ -56,7 +56,7 @@ impl Progress {
         Progress { bar, quiet }
     }
 
-    fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
         }
@@ -75,7 +75,7 @@ impl Progress {
 
 impl Progress {
     /// Prints a block of text (interim standings) above the bar, or as plain lines.
-    fn print_block(&self, text: &str) {
+    pub(crate) fn print_block(&self, text: &str) {
         match &self.bar {
             Some(b) => b.println(text.trim_end()),
             None if !self.quiet => eprintln!("{}", text.trim_end()),
@@ -184,8 +184,14 @@ pub(crate) async fn stop_signal() {
 ///
 /// # Errors
 /// A results folder that cannot be written, or whose games belong to another schedule; a shard of an
-/// SPRT match (a sequential test cannot be split).
+/// SPRT match (a sequential test cannot be split), of a Swiss or a knockout (see [`crate::pairing::run`]).
 pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
+    if matches!(
+        plan.format,
+        crate::config::Format::Swiss | crate::config::Format::Knockout
+    ) {
+        return crate::pairing::run(plan, opts).await;
+    }
     anyhow::ensure!(
         opts.shard.is_none() || plan.sprt.is_none(),
         "{}; run it without --shard",
@@ -231,6 +237,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let report_opts = ReportOptions {
         sprt,
         anchor: plan.anchor.clone(),
+        tiebreaks: plan.tiebreaks.clone(),
         ..ReportOptions::default()
     };
     // An SPRT match: the two bots' head-to-head, updated game by game.

@@ -16,6 +16,7 @@ use crate::process::{BotProcess, Transcript};
 use crate::tournament::{self, RunOptions};
 
 pub mod containment;
+pub mod field;
 pub mod soak;
 
 /// Runs every measurement and prints a Markdown table: `games` games per tournament, `round_trips`
