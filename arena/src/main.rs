@@ -419,8 +419,7 @@ fn solve(game: &str) -> Result<ExitCode> {
 fn analyze(dir: &Path, nodes: u64) -> Result<ExitCode> {
     let mut records = recorded_games(dir)?;
     records.sort_by(|a, b| a.id.cmp(&b.id));
-    let analysis =
-        arena::analyze::analyze(&records, arena::analyze::AnalyzeOptions { nodes })?;
+    let analysis = arena::analyze::analyze(&records, arena::analyze::AnalyzeOptions { nodes })?;
     analysis.write(dir)?;
     println!(
         "{} — {} — {} games (written to analysis.csv, analysis-games.csv)",

@@ -152,7 +152,10 @@ impl Report {
         let crosstable = Crosstable::new(&order, records);
         if let Some((a, b)) = &opts.pair {
             for name in [a, b] {
-                if !records.iter().any(|r| r.first == *name || r.second == *name) {
+                if !records
+                    .iter()
+                    .any(|r| r.first == *name || r.second == *name)
+                {
                     bail!(
                         "bot {name:?} played no game; bots with games: {}",
                         rated.join(", ")

@@ -12,7 +12,13 @@ use arena::record::{GameRecord, GameResult, Termination};
 use common::{arena, games, run, text, write_config};
 use games::{Connect4, Game, Outcome};
 
-fn record(game: &str, variant: &str, opening: usize, moves: &[&str], result: GameResult) -> GameRecord {
+fn record(
+    game: &str,
+    variant: &str,
+    opening: usize,
+    moves: &[&str],
+    result: GameResult,
+) -> GameRecord {
     GameRecord {
         id: "g0001".into(),
         round: 1,
@@ -53,7 +59,10 @@ fn an_edge_reply_to_the_centre_throws_the_draw_away() {
     assert_eq!(g.plies[1].before, Some(Value::Draw));
     assert_eq!(g.plies[1].after, Some(Value::Loss));
     let o = a.bots.iter().find(|b| b.bot == "o").unwrap();
-    assert_eq!((o.moves, o.draws_thrown, o.wins_thrown, o.unsolved), (3, 1, 0, 0));
+    assert_eq!(
+        (o.moves, o.draws_thrown, o.wins_thrown, o.unsolved),
+        (3, 1, 0, 0)
+    );
     let x = a.bots.iter().find(|b| b.bot == "x").unwrap();
     assert_eq!((x.moves, x.value_losing(), x.unsolved), (4, 0, 0));
     // The same game with b2 b1 as its opening: no bot move loses value.
@@ -82,12 +91,18 @@ fn a_random_tictactoe_tournament_is_analyzed() {
     let out = arena().arg("analyze").arg(&dir).output().unwrap();
     assert!(out.status.success(), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("value-losing") && stdout.contains("r1"), "{stdout}");
+    assert!(
+        stdout.contains("value-losing") && stdout.contains("r1"),
+        "{stdout}"
+    );
 
     // Every bot move counted once, none unsolved (the 3×3 game is solved whole), and the CSV says
     // what the library computes.
     let a = analyze(&recorded, AnalyzeOptions::default()).unwrap();
-    let bot_moves: u64 = recorded.iter().map(|r| (r.moves.len() - r.opening.len()) as u64).sum();
+    let bot_moves: u64 = recorded
+        .iter()
+        .map(|r| (r.moves.len() - r.opening.len()) as u64)
+        .sum();
     assert_eq!(a.bots.iter().map(|b| b.moves).sum::<u64>(), bot_moves);
     assert!(a.bots.iter().all(|b| b.unsolved == 0 && b.games == 12));
     // Random players blunder: some games have a value-losing move, and a won game's loser made one
@@ -95,7 +110,10 @@ fn a_random_tictactoe_tournament_is_analyzed() {
     assert!(a.bots.iter().any(|b| b.value_losing() > 0));
     for (r, g) in recorded.iter().zip(&a.games) {
         if r.result != GameResult::Draw {
-            assert!(g.first_losing_ply.is_some() || r.opening.len() == 9, "{r:?}");
+            assert!(
+                g.first_losing_ply.is_some() || r.opening.len() == 9,
+                "{r:?}"
+            );
         }
         if let Some(p) = g.first_losing_ply {
             assert!(p > r.opening.len());
@@ -190,10 +208,19 @@ fn a_connect4_blunder_from_a_won_position_is_found() {
     let r = record("connect4", "7 6", opening, &refs, result);
     let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
     let g = &a.games[0];
-    assert_eq!(g.first_losing_ply, Some(opening + 1), "{moves} then {}", blunder + 1);
+    assert_eq!(
+        g.first_losing_ply,
+        Some(opening + 1),
+        "{moves} then {}",
+        blunder + 1
+    );
     assert_eq!(g.plies[opening].before, Some(Value::Win));
     assert_eq!(g.plies[opening].after, Some(Value::Loss));
-    let blunderer = a.bots.iter().find(|b| b.bot == g.mover(opening + 1)).unwrap();
+    let blunderer = a
+        .bots
+        .iter()
+        .find(|b| b.bot == g.mover(opening + 1))
+        .unwrap();
     assert_eq!((blunderer.moves, blunderer.wins_thrown), (1, 1));
     // The winning stone keeps the value.
     assert_eq!(g.plies[opening + 1].loses_value(), Some(false));

@@ -29,7 +29,9 @@ fn game(id: &str, pair: u32, first: &str, second: &str, result: GameResult) -> G
         move_ms: vec![],
         opening: vec![],
         setup: Default::default(),
-        moves: ["4", "5", "4", "5", "4", "5", "4"].map(String::from).to_vec(),
+        moves: ["4", "5", "4", "5", "4", "5", "4"]
+            .map(String::from)
+            .to_vec(),
         seed: 1,
         date: String::new(),
     }
@@ -55,7 +57,13 @@ fn pairs(n: u32, a: &str, b: &str, prefix: &str) -> Vec<GameRecord> {
     (0..n)
         .flat_map(|p| {
             [
-                game(&format!("{prefix}{}", 2 * p), p, a, b, GameResult::FirstWins),
+                game(
+                    &format!("{prefix}{}", 2 * p),
+                    p,
+                    a,
+                    b,
+                    GameResult::FirstWins,
+                ),
                 game(&format!("{prefix}{}", 2 * p + 1), p, b, a, GameResult::Draw),
             ]
         })
@@ -76,7 +84,10 @@ fn pair_block_is_printed_once_from_the_named_side() {
     assert_eq!(stdout.matches("a vs b:").count(), 0, "{stdout}");
     // b: 1 win, 4 draws, 4 losses; LOS from games and from pairs side by side.
     assert!(stdout.contains("W/D/L 1/4/4"), "{stdout}");
-    assert!(stdout.contains("(games)  ") && stdout.contains("% (pairs)"), "{stdout}");
+    assert!(
+        stdout.contains("(games)  ") && stdout.contains("% (pairs)"),
+        "{stdout}"
+    );
     let (ok, out) = ratings(&[dir, "--pair", "b", "zed"]);
     assert!(!ok && out.contains("\"zed\" played no game"), "{out}");
 }
@@ -108,10 +119,34 @@ fn a_perfect_score_is_flagged_as_a_bound() {
     let tmp = tempfile::tempdir().unwrap();
     let mut games = Vec::new();
     for p in 0..5 {
-        games.push(game(&format!("g{p}a"), p, "top", "mid", GameResult::FirstWins));
-        games.push(game(&format!("g{p}b"), p, "mid", "top", GameResult::SecondWins));
-        games.push(game(&format!("g{p}c"), 10 + p, "mid", "low", GameResult::FirstWins));
-        games.push(game(&format!("g{p}d"), 10 + p, "low", "mid", GameResult::Draw));
+        games.push(game(
+            &format!("g{p}a"),
+            p,
+            "top",
+            "mid",
+            GameResult::FirstWins,
+        ));
+        games.push(game(
+            &format!("g{p}b"),
+            p,
+            "mid",
+            "top",
+            GameResult::SecondWins,
+        ));
+        games.push(game(
+            &format!("g{p}c"),
+            10 + p,
+            "mid",
+            "low",
+            GameResult::FirstWins,
+        ));
+        games.push(game(
+            &format!("g{p}d"),
+            10 + p,
+            "low",
+            "mid",
+            GameResult::Draw,
+        ));
     }
     let dir = folder(tmp.path(), "top", &games);
     let (ok, out) = ratings(&[dir.to_str().unwrap(), "--bootstrap", "100"]);
@@ -138,7 +173,10 @@ fn several_folders_are_rated_together_and_other_games_refused() {
     assert!(ok, "{out}");
     assert!(out.contains("12 games rated together"), "{out}");
     for bot in ["x", "y", "z"] {
-        assert!(out.lines().any(|l| l.contains(&format!(" {bot} "))), "{out}");
+        assert!(
+            out.lines().any(|l| l.contains(&format!(" {bot} "))),
+            "{out}"
+        );
     }
     // Nothing written into either folder by a pooled rating.
     assert!(!a.join("standings.csv").exists() && !b.join("standings.csv").exists());

@@ -114,7 +114,8 @@ impl Oracle for Connect4Oracle {
             // The position before the move, in the solver's form (the rules checked every move so far).
             let b = Board::from_game(Std7x6, &pos)
                 .with_context(|| format!("ply {}: {text}: the game is over", k + 1))?;
-            pos.play(m).with_context(|| format!("ply {}: {text}", k + 1))?;
+            pos.play(m)
+                .with_context(|| format!("ply {}: {text}", k + 1))?;
             if k == 0 {
                 start = self.position_value(&b);
             }

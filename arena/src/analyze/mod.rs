@@ -286,7 +286,13 @@ fn value_text(v: Option<Value>) -> &'static str {
 impl Analysis {
     /// The per-bot table, and a line on the games with a value-losing move.
     pub fn table(&self) -> String {
-        let w = self.bots.iter().map(|b| b.bot.len()).max().unwrap_or(3).max(3);
+        let w = self
+            .bots
+            .iter()
+            .map(|b| b.bot.len())
+            .max()
+            .unwrap_or(3)
+            .max(3);
         let mut out = format!(
             "{:<w$}  {:>6}  {:>8}  {:>12}  {:>11}  {:>11}  {:>8}  {:>12}\n",
             "bot",

@@ -103,7 +103,8 @@ impl Oracle for TicTacToeOracle {
             let m: <TicTacToe as Game>::Move = text
                 .parse()
                 .with_context(|| format!("ply {}: {text:?}", k + 1))?;
-            pos.play(m).with_context(|| format!("ply {}: {text}", k + 1))?;
+            pos.play(m)
+                .with_context(|| format!("ply {}: {text}", k + 1))?;
             after.push(self.value(&pos).map(Value::neg));
         }
         Ok(chain(start, after))

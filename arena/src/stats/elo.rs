@@ -224,7 +224,6 @@ impl Sample {
         })
     }
 
-
     pub fn los(&self) -> f64 {
         if self.var == 0.0 {
             return match self.mean {
@@ -312,7 +311,10 @@ mod tests {
         // 49.7684153810 ± 37.3845114016.
         let n = wdl.normalized_elo().unwrap();
         assert!((n.elo - 49.768_415_381_0).abs() < 1e-8, "{n:?}");
-        assert!((n.error95.unwrap() - 37.384_511_401_6).abs() < 1e-8, "{n:?}");
+        assert!(
+            (n.error95.unwrap() - 37.384_511_401_6).abs() < 1e-8,
+            "{n:?}"
+        );
     }
 
     #[test]
@@ -441,7 +443,10 @@ mod tests {
         for (counts, elo, error) in cases {
             let n = normalized_elo_fishtest(counts).unwrap();
             assert!((n.elo - elo).abs() < 1e-8, "{counts:?}: {n:?}");
-            assert!((n.error95.unwrap() - error).abs() < 1e-8, "{counts:?}: {n:?}");
+            assert!(
+                (n.error95.unwrap() - error).abs() < 1e-8,
+                "{counts:?}: {n:?}"
+            );
         }
         assert_eq!(normalized_elo_fishtest(&[0, 0, 5, 0, 0]), None);
         assert_eq!(normalized_elo_fishtest(&[0, 0, 0]), None);

@@ -107,7 +107,10 @@ mod tests {
         // 57.9355999381 ± 29.2328784583.
         let n = p.normalized_elo().unwrap();
         assert!((n.elo - 57.935_599_938_1).abs() < 1e-8, "{n:?}");
-        assert!((n.error95.unwrap() - 29.232_878_458_3).abs() < 1e-8, "{n:?}");
+        assert!(
+            (n.error95.unwrap() - 29.232_878_458_3).abs() < 1e-8,
+            "{n:?}"
+        );
     }
 
     #[test]

@@ -678,7 +678,10 @@ mod tests {
         assert!(r.elo.iter().all(|e| e.is_finite()));
         assert!(r.first_move_elo.is_finite());
         // Bots 0 and 2 are bounds: their open ends are infinite, the others finite.
-        assert_eq!(r.bound, [Some(Bound::Lower), None, Some(Bound::Upper), None]);
+        assert_eq!(
+            r.bound,
+            [Some(Bound::Lower), None, Some(Bound::Upper), None]
+        );
         assert!(r.interval95[0].0.is_finite() && r.interval95[0].1 == f64::INFINITY);
         assert!(r.interval95[2].0 == f64::NEG_INFINITY && r.interval95[2].1.is_finite());
         assert!(r.interval95[1].0.is_finite() && r.interval95[1].1.is_finite());
@@ -741,7 +744,10 @@ mod tests {
         ] {
             let cells = aggregate(3, &exact(&truth, per_pairing));
             let free = maximize(3, &cells, &[0.0; 4], 1e-9);
-            assert!(((free[2] - free[0]) - (truth[2] - truth[0])).abs() < 1e-3, "{free:?}");
+            assert!(
+                ((free[2] - free[0]) - (truth[2] - truth[0])).abs() < 1e-3,
+                "{free:?}"
+            );
             let with = maximize(3, &cells, &[0.0; 4], PRIOR_DRAWS);
             let shrink = 1.0 - (with[2] - with[0]) / (truth[2] - truth[0]);
             eprintln!("{truth:?} × {per_pairing}: shrink {:.4} %", 100.0 * shrink);
@@ -802,7 +808,10 @@ mod tests {
                 (many.interval95[i].0, other.interval95[i].0),
                 (many.interval95[i].1, other.interval95[i].1),
             ] {
-                assert!((a - b).abs() < 3.0 * many.mc_error95.interval_ends, "{a} {b}");
+                assert!(
+                    (a - b).abs() < 3.0 * many.mc_error95.interval_ends,
+                    "{a} {b}"
+                );
             }
         }
         assert!(fit(3, &games, Anchor::Mean, 0, 1).mc_error95.los.is_nan());
@@ -813,7 +822,10 @@ mod tests {
         // 0..1000 evenly: the 2.5% quantile's ranks 24.975 ± 1.96·√(1000·0.025·0.975) = ± 9.677.
         let v: Vec<f64> = (0..1000).map(f64::from).collect();
         let e = quantile_mc_error95(&v, 0.025);
-        assert!((e - Z95 * (1000.0f64 * 0.025 * 0.975).sqrt()).abs() < 1e-9, "{e}");
+        assert!(
+            (e - Z95 * (1000.0f64 * 0.025 * 0.975).sqrt()).abs() < 1e-9,
+            "{e}"
+        );
     }
 
     #[test]
