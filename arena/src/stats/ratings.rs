@@ -358,27 +358,6 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// ln σ(x), without overflow for large |x|.
-fn log_sigmoid(x: f64) -> f64 {
-    -((-x).max(0.0) + (-x.abs()).exp().ln_1p())
-}
-
-/// The penalized log-likelihood; `theta` is n ratings then the first-move advantage.
-fn objective(n: usize, cells: &[Cell], theta: &[f64], prior: f64) -> f64 {
-    let mut f = 0.0;
-    for c in cells {
-        // ln σ(−x) = ln σ(x) − x: one logarithm per cell.
-        let x = K * (theta[c.first] + theta[n] - theta[c.second]);
-        let ls = log_sigmoid(x);
-        f += c.points * ls + (c.games as f64 - c.points) * (ls - x);
-    }
-    for t in theta {
-        let ls = log_sigmoid(K * t);
-        f += prior * 0.5 * (2.0 * ls - K * t);
-    }
-    f
-}
-
 /// Newton's method with step halving, from `start`, to [`TOLERANCE`].
 fn maximize(n: usize, cells: &[Cell], start: &[f64], prior: f64) -> Vec<f64> {
     maximize_to(n, cells, start, prior, TOLERANCE)
@@ -388,29 +367,13 @@ fn maximize(n: usize, cells: &[Cell], start: &[f64], prior: f64) -> Vec<f64> {
 fn maximize_to(n: usize, cells: &[Cell], start: &[f64], prior: f64, tolerance: f64) -> Vec<f64> {
     let m = n + 1;
     let mut theta = start.to_vec();
-    let mut value = objective(n, cells, &theta, prior);
+    let (mut g, mut h) = (vec![0.0; m], vec![0.0; m * m]);
+    let (mut trial_g, mut trial_h) = (vec![0.0; m], vec![0.0; m * m]);
+    let mut value = evaluate(n, cells, &theta, prior, &mut g, &mut h);
     for _ in 0..MAX_ITERATIONS {
-        // Gradient g of the objective and h = −Hessian (positive definite).
-        let mut g = vec![0.0; m];
-        let mut h = vec![0.0; m * m];
-        for c in cells {
-            let p = sigmoid(K * (theta[c.first] + theta[n] - theta[c.second]));
-            let slope = K * (c.points - c.games as f64 * p);
-            let curvature = K * K * c.games as f64 * p * (1.0 - p);
-            let terms = [(c.first, 1.0), (n, 1.0), (c.second, -1.0)];
-            for &(a, ca) in &terms {
-                g[a] += ca * slope;
-                for &(b, cb) in &terms {
-                    h[a * m + b] += ca * cb * curvature;
-                }
-            }
-        }
-        for (i, t) in theta.iter().enumerate() {
-            let p = sigmoid(K * t);
-            g[i] += prior * K * (0.5 - p);
-            h[i * m + i] += prior * K * K * p * (1.0 - p);
-        }
         let step = cholesky_solve(&mut h, &g, m);
+        // The trial point's value, gradient and Hessian come in one pass: accepted, they serve the
+        // next step at once.
         let mut scale = 1.0;
         loop {
             let trial: Vec<f64> = theta
@@ -418,10 +381,12 @@ fn maximize_to(n: usize, cells: &[Cell], start: &[f64], prior: f64, tolerance: f
                 .zip(&step)
                 .map(|(t, s)| t + scale * s)
                 .collect();
-            let trial_value = objective(n, cells, &trial, prior);
+            let trial_value = evaluate(n, cells, &trial, prior, &mut trial_g, &mut trial_h);
             if trial_value >= value || scale < 1e-12 {
                 theta = trial;
                 value = trial_value;
+                std::mem::swap(&mut g, &mut trial_g);
+                std::mem::swap(&mut h, &mut trial_h);
                 break;
             }
             scale /= 2.0;
@@ -431,6 +396,57 @@ fn maximize_to(n: usize, cells: &[Cell], start: &[f64], prior: f64, tolerance: f
         }
     }
     theta
+}
+
+/// The penalized log-likelihood at `theta` (n ratings, then the first-move advantage), with its
+/// gradient into `g` and the negated Hessian (positive definite) into `h`, row-major `(n+1)²`.
+fn evaluate(
+    n: usize,
+    cells: &[Cell],
+    theta: &[f64],
+    prior: f64,
+    g: &mut [f64],
+    h: &mut [f64],
+) -> f64 {
+    let m = n + 1;
+    g.fill(0.0);
+    h.fill(0.0);
+    let mut f = 0.0;
+    for c in cells {
+        let x = K * (theta[c.first] + theta[n] - theta[c.second]);
+        let (p, ls) = sigmoid_and_log(x);
+        let games = c.games as f64;
+        // ln σ(−x) = ln σ(x) − x.
+        f += c.points * ls + (games - c.points) * (ls - x);
+        let slope = K * (c.points - games * p);
+        let curvature = K * K * games * p * (1.0 - p);
+        let terms = [(c.first, 1.0), (n, 1.0), (c.second, -1.0)];
+        for &(a, ca) in &terms {
+            g[a] += ca * slope;
+            for &(b, cb) in &terms {
+                h[a * m + b] += ca * cb * curvature;
+            }
+        }
+    }
+    for (i, t) in theta.iter().enumerate() {
+        let (p, ls) = sigmoid_and_log(K * t);
+        f += prior * 0.5 * (2.0 * ls - K * t);
+        g[i] += prior * K * (0.5 - p);
+        h[i * m + i] += prior * K * K * p * (1.0 - p);
+    }
+    f
+}
+
+/// σ(x) and ln σ(x) with one exponential, without overflow for large |x|.
+fn sigmoid_and_log(x: f64) -> (f64, f64) {
+    let e = (-x.abs()).exp();
+    let ls = -((-x).max(0.0) + e.ln_1p());
+    let p = if x >= 0.0 {
+        1.0 / (1.0 + e)
+    } else {
+        e / (1.0 + e)
+    };
+    (p, ls)
 }
 
 /// Solves h·x = g for a symmetric positive definite `m`×`m` matrix (row-major, overwritten).
