@@ -56,6 +56,10 @@ pub const BOOTSTRAP_TOLERANCE: f64 = 1e-4;
 
 const MAX_ITERATIONS: usize = 200;
 
+/// Newton steps no longer than this many Elo are taken without checking that they raise the
+/// objective (see `maximize_to`).
+const NEWTON_TRUSTED: f64 = 1.0;
+
 /// One game for the ratings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RatedGame {
@@ -369,11 +373,20 @@ fn maximize_to(n: usize, cells: &[Cell], start: &[f64], prior: f64, tolerance: f
     let mut theta = start.to_vec();
     let (mut g, mut h) = (vec![0.0; m], vec![0.0; m * m]);
     let (mut trial_g, mut trial_h) = (vec![0.0; m], vec![0.0; m * m]);
-    let mut value = evaluate(n, cells, &theta, prior, &mut g, &mut h);
+    // The objective at `theta`, when it was computed there.
+    let mut value = Some(evaluate(n, cells, &theta, prior, &mut g, &mut h, true));
     for _ in 0..MAX_ITERATIONS {
         let step = cholesky_solve(&mut h, &g, m);
-        // The trial point's value, gradient and Hessian come in one pass: accepted, they serve the
-        // next step at once.
+        let largest = step.iter().fold(0.0f64, |a, s| a.max(s.abs()));
+        // Far from the maximum a full Newton step may overshoot: it must not lower the objective, else
+        // it is halved. Within [`NEWTON_TRUSTED`] Elo of it the step of this concave, smooth
+        // likelihood is trusted as it is, which spares the logarithm per cell the objective costs.
+        let checked = largest > NEWTON_TRUSTED;
+        let current = match value {
+            Some(v) => v,
+            None if checked => evaluate(n, cells, &theta, prior, &mut trial_g, &mut trial_h, true),
+            None => f64::NAN,
+        };
         let mut scale = 1.0;
         loop {
             let trial: Vec<f64> = theta
@@ -381,25 +394,27 @@ fn maximize_to(n: usize, cells: &[Cell], start: &[f64], prior: f64, tolerance: f
                 .zip(&step)
                 .map(|(t, s)| t + scale * s)
                 .collect();
-            let trial_value = evaluate(n, cells, &trial, prior, &mut trial_g, &mut trial_h);
-            if trial_value >= value || scale < 1e-12 {
+            let trial_value =
+                evaluate(n, cells, &trial, prior, &mut trial_g, &mut trial_h, checked);
+            if !checked || trial_value >= current || scale < 1e-12 {
                 theta = trial;
-                value = trial_value;
+                value = checked.then_some(trial_value);
                 std::mem::swap(&mut g, &mut trial_g);
                 std::mem::swap(&mut h, &mut trial_h);
                 break;
             }
             scale /= 2.0;
         }
-        if step.iter().all(|s| (scale * s).abs() <= tolerance) {
+        if scale * largest <= tolerance {
             break;
         }
     }
     theta
 }
 
-/// The penalized log-likelihood at `theta` (n ratings, then the first-move advantage), with its
-/// gradient into `g` and the negated Hessian (positive definite) into `h`, row-major `(n+1)²`.
+/// The penalized log-likelihood at `theta` (n ratings, then the first-move advantage), when
+/// `with_value` (else NaN), with its gradient into `g` and the negated Hessian (positive definite)
+/// into `h`, row-major `(n+1)²`.
 fn evaluate(
     n: usize,
     cells: &[Cell],
@@ -407,6 +422,7 @@ fn evaluate(
     prior: f64,
     g: &mut [f64],
     h: &mut [f64],
+    with_value: bool,
 ) -> f64 {
     let m = n + 1;
     g.fill(0.0);
@@ -414,10 +430,15 @@ fn evaluate(
     let mut f = 0.0;
     for c in cells {
         let x = K * (theta[c.first] + theta[n] - theta[c.second]);
-        let (p, ls) = sigmoid_and_log(x);
         let games = c.games as f64;
-        // ln σ(−x) = ln σ(x) − x.
-        f += c.points * ls + (games - c.points) * (ls - x);
+        let p = if with_value {
+            let (p, ls) = sigmoid_and_log(x);
+            // ln σ(−x) = ln σ(x) − x.
+            f += c.points * ls + (games - c.points) * (ls - x);
+            p
+        } else {
+            sigmoid(x)
+        };
         let slope = K * (c.points - games * p);
         let curvature = K * K * games * p * (1.0 - p);
         let terms = [(c.first, 1.0), (n, 1.0), (c.second, -1.0)];
@@ -434,7 +455,11 @@ fn evaluate(
         g[i] += prior * K * (0.5 - p);
         h[i * m + i] += prior * K * K * p * (1.0 - p);
     }
-    f
+    if with_value {
+        f
+    } else {
+        f64::NAN
+    }
 }
 
 /// σ(x) and ln σ(x) with one exponential, without overflow for large |x|.
