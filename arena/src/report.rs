@@ -37,9 +37,11 @@ pub struct ReportOptions {
     pub pair: Option<(String, String)>,
 }
 
-/// Bootstrap samples by default: as many as keep the ratings of 50 bots under a second in a release
-/// build (`cargo bench -p arena --bench ratings`; figures in docs/benchmarks.md).
-pub const DEFAULT_BOOTSTRAP: usize = 5000;
+/// Bootstrap samples by default: as many as keep `arena ratings` on 50 bots (24,500 games) under a
+/// second of CPU time in a release build (0.88 s; `cargo bench -p arena --bench ratings`, figures in
+/// docs/benchmarks.md). The samples are spread over the cores, so the wall time is less on an idle
+/// machine with more than one.
+pub const DEFAULT_BOOTSTRAP: usize = 1500;
 
 impl Default for ReportOptions {
     fn default() -> ReportOptions {
