@@ -200,7 +200,7 @@ fn a_connect4_blunder_from_a_won_position_is_found() {
     all.push((blunder + 1).to_string());
     all.push(win.to_string());
     let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-    let result = if opening % 2 == 0 {
+    let result = if opening.is_multiple_of(2) {
         GameResult::SecondWins
     } else {
         GameResult::FirstWins

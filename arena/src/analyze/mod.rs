@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use arena::analyze::Value;
-//! assert_eq!(Value::Win.neg(), Value::Loss);
+//! assert_eq!(-Value::Win, Value::Loss);
 //! assert!(Value::Draw > Value::Loss);
 //! ```
 
@@ -41,16 +41,20 @@ pub enum Value {
     Win,
 }
 
-impl Value {
+impl std::ops::Neg for Value {
+    type Output = Value;
+
     /// The same outcome from the other player's point of view.
-    pub fn neg(self) -> Value {
+    fn neg(self) -> Value {
         match self {
             Value::Loss => Value::Win,
             Value::Draw => Value::Draw,
             Value::Win => Value::Loss,
         }
     }
+}
 
+impl Value {
     /// `win`, `draw` or `loss`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -454,7 +458,7 @@ pub(crate) fn chain(start: Option<Value>, after: Vec<Option<Value>>) -> Vec<PlyV
         .into_iter()
         .map(|a| {
             let v = PlyValues { before, after: a };
-            before = a.map(Value::neg);
+            before = a.map(|v| -v);
             v
         })
         .collect()

@@ -83,7 +83,7 @@ impl TicTacToeOracle {
             pos.play_unchecked(m);
             let child = self.negamax(pos);
             pos.undo();
-            let v = child?.neg();
+            let v = -child?;
             best = best.max(v);
             if best == Value::Win {
                 break;
@@ -105,7 +105,7 @@ impl Oracle for TicTacToeOracle {
                 .with_context(|| format!("ply {}: {text:?}", k + 1))?;
             pos.play(m)
                 .with_context(|| format!("ply {}: {text}", k + 1))?;
-            after.push(self.value(&pos).map(Value::neg));
+            after.push(self.value(&pos).map(|v| -v));
         }
         Ok(chain(start, after))
     }

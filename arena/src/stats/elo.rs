@@ -238,8 +238,9 @@ impl Sample {
 
 /// Normalized Elo ± 95% error of trinomial `[L, D, W]` or pentanomial `[LL, LD, WL+DD, WD, WW]`
 /// counts, exactly as fishtest computes it (`elo_results.mak` for pairs, `tests_stats.mak` for games):
-/// empty classes count 0.001, t = (μ − ½)/σ over the regularized distribution, Var(t) = 1 − t·skewness
-/// + ¼t²(excess kurtosis + 2) (floored at 0), nElo = c·t and error = c·1.959964·√(Var(t)/N), with
+/// empty classes count 0.001, t = (μ − ½)/σ over the regularized distribution,
+/// Var(t) = 1 − t·skewness + ¼t²(excess kurtosis + 2) (floored at 0), nElo = c·t and
+/// error = c·1.959964·√(Var(t)/N), with
 /// c = 800/ln 10 for games and 800/ln 10/√2 for pairs (a pair's mean score has half a game's variance).
 ///
 /// `None` with no observations or when every observation fell in one class (variance 0: neither t
@@ -438,7 +439,7 @@ mod tests {
             (&[0, 2, 7], 649.204_402_519_1, 511.688_058_333_8),
             (&[34, 54, 63, 64, 75], 57.935_599_938_1, 29.232_878_458_3),
             // One-sided pairs: fastchess's error would be 152.27, fishtest's is 745.86.
-            (&[0, 0, 0, 2, 8], 1096.475_838_953_9, 745.858_689_248_6),
+            (&[0, 0, 0, 2, 8], 1_096.475_838_953_9, 745.858_689_248_6),
         ];
         for (counts, elo, error) in cases {
             let n = normalized_elo_fishtest(counts).unwrap();
