@@ -484,6 +484,27 @@ mod tests {
     }
 
     #[test]
+    fn unsolvable_and_mixed_games_are_refused() {
+        use crate::record::GameResult;
+        let mut dots = GameRecord::example("a", "b", GameResult::Draw);
+        (dots.game, dots.variant) = ("dots".into(), "20 20 cross".into());
+        let err = analyze(&[dots], AnalyzeOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("dots cannot be solved"), "{err}");
+        let mut big = GameRecord::example("a", "b", GameResult::Draw);
+        big.variant = "8 7".into();
+        assert!(analyze(&[big], AnalyzeOptions::default()).is_err());
+        let c4 = GameRecord::example("a", "b", GameResult::Draw);
+        let mut ttt = GameRecord::example("a", "b", GameResult::Draw);
+        (ttt.game, ttt.variant) = ("tictactoe".into(), "3 3 3".into());
+        let err = analyze(&[c4, ttt], AnalyzeOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("one game and variant"), "{err}");
+        assert!(analyze(&[], AnalyzeOptions::default())
+            .unwrap()
+            .games
+            .is_empty());
+    }
+
+    #[test]
     fn chain_negates_between_plies() {
         use Value::*;
         let v = chain(Some(Draw), vec![Some(Draw), Some(Loss), None, Some(Win)]);
