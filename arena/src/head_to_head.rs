@@ -83,8 +83,8 @@ impl HeadToHead {
             .unwrap_or_default();
         format!(
             "{llr}Elo {}  LOS {:.1}%  Ptnml [{}, {}, {}, {}, {}]",
-            estimate(self.pentanomial.elo()),
-            100.0 * self.wdl.los(),
+            estimate(self.pentanomial.elo(), self.pentanomial.score()),
+            100.0 * self.pentanomial.los(),
             c[0],
             c[1],
             c[2],
@@ -108,13 +108,12 @@ pub struct Report<'a> {
     sprt: Option<Sprt>,
 }
 
-fn estimate(e: Option<crate::stats::elo::EloEstimate>) -> String {
+/// An estimate as `+40.70 ± 30.43`; with a score of 0 or 1, why there is none (no finite Elo fits).
+fn estimate(e: Option<crate::stats::elo::EloEstimate>, score: f64) -> String {
     match e {
-        Some(e) if e.elo.is_finite() && e.error95.is_finite() => {
-            format!("{:+.2} ± {:.2}", e.elo, e.error95)
-        }
-        Some(e) if e.elo.is_finite() => format!("{:+.2} ± ∞", e.elo),
-        Some(e) => format!("{:+}", e.elo),
+        Some(e) => e.to_string(),
+        None if score >= 1.0 => "+∞ (every point won: no finite Elo fits)".to_string(),
+        None if score <= 0.0 => "-∞ (every point lost: no finite Elo fits)".to_string(),
         None => "n/a".to_string(),
     }
 }
@@ -144,11 +143,24 @@ impl fmt::Display for Report<'_> {
         writeln!(
             f,
             "  Elo    {} (games)  {} (pairs)  nElo {} (pairs)",
-            estimate(w.elo()),
-            estimate(p.elo()),
-            estimate(p.normalized_elo())
+            estimate(w.elo(), w.score()),
+            estimate(p.elo(), p.score()),
+            match (p.normalized_elo(), p.pairs()) {
+                (Some(n), _) => n.to_string(),
+                (None, 0) => "n/a".to_string(),
+                (None, _) => "cannot be estimated (every pair the same result)".to_string(),
+            }
         )?;
-        writeln!(f, "  LOS    {:.2}%", 100.0 * w.los())?;
+        writeln!(
+            f,
+            "  LOS    {:.2}% (games)  {} (pairs)",
+            100.0 * w.los(),
+            if p.pairs() == 0 {
+                "n/a".to_string()
+            } else {
+                format!("{:.2}%", 100.0 * p.los())
+            }
+        )?;
         let c = p.counts;
         writeln!(
             f,

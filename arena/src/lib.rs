@@ -7,6 +7,7 @@
 //! writes game records for other programs (SGF, PGN, Pons's digit strings) and reads SGF, which [`openings`]
 //! also takes as opening books. The `arena` binary is a thin command line over these.
 
+pub mod analyze;
 pub mod bench;
 pub mod clock;
 pub mod config;

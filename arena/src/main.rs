@@ -8,7 +8,6 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 use arena::config::Config;
-use arena::head_to_head::HeadToHead;
 use arena::plan::Plan;
 use arena::report::{Report, ReportOptions};
 use arena::stats::sprt::SprtDecision;
@@ -69,27 +68,41 @@ enum Command {
     },
     /// Print the report of a results folder from its games.csv alone: standings with Elo ratings and 95%
     /// intervals, crosstable, LOS matrix, and head-to-head statistics (also rewrites standings.csv and
-    /// crosstable.csv there).
+    /// crosstable.csv there). With several folders (of one game and variant), rates all their games
+    /// together and writes nothing.
     Ratings {
-        /// A tournament's results folder, e.g. results/connect4.
-        dir: PathBuf,
-        /// Rate this bot 0 (default: the `anchor` of the run's config.toml copy in the folder, else the
-        /// mean rating is 0).
+        /// Results folders, e.g. results/connect4 (several: their games rated as one pool).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Rate this bot 0 (default: the `anchor` of the run's config.toml copy in the folder, the same in
+        /// every folder given, else the mean rating is 0).
         #[arg(long)]
         anchor: Option<String>,
-        /// Parametric bootstrap samples for the 95% intervals and the LOS matrix (at least 1).
+        /// Parametric bootstrap samples for the 95% intervals and the LOS matrix (at least 1); the report
+        /// states their Monte Carlo error.
         #[arg(
             long,
-            default_value_t = 1000,
+            default_value_t = arena::report::DEFAULT_BOOTSTRAP,
             value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
         )]
         bootstrap: usize,
-        /// The seed of the bootstrap.
+        /// The seed of the bootstrap (the same seed and games give the same figures).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Also print the head-to-head statistics of these two bots (game pairs, pentanomial, Elo, LOS).
+        /// Print the head-to-head statistics of these two bots (game pairs, pentanomial, Elo, LOS), from
+        /// BOT's side.
         #[arg(long, num_args = 2, value_names = ["BOT", "OPPONENT"])]
         pair: Vec<String>,
+    },
+    /// Judge every move of a results folder's games by the game-theoretic value (tic-tac-toe, Connect
+    /// Four 7×6): per bot the share of value-losing moves, wins and draws thrown away; per game the first
+    /// value-losing move. Writes <dir>/analysis.csv and <dir>/analysis-games.csv.
+    Analyze {
+        /// A tournament's results folder, e.g. results/tictactoe.
+        dir: PathBuf,
+        /// Nodes per search before a move counts as unsolved (never guessed).
+        #[arg(long, default_value_t = arena::analyze::DEFAULT_NODES)]
+        nodes: u64,
     },
     /// Play a bot executable against a reference bot and report whether it behaves: its handshake, each
     /// game's ending, its slowest move, every forfeit with the end of its transcript. Exit status 0 when
@@ -309,13 +322,13 @@ fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Command::Ratings {
-            dir,
+            dirs,
             anchor,
             bootstrap,
             seed,
             pair,
         } => ratings(
-            &dir,
+            &dirs,
             ReportOptions {
                 anchor_required: anchor.is_some(),
                 anchor,
@@ -323,10 +336,14 @@ fn main() -> ExitCode {
                 seed,
                 sprt: None,
                 tiebreaks: Vec::new(),
+                pair: match pair.as_slice() {
+                    [a, b] => Some((a.clone(), b.clone())),
+                    _ => None,
+                },
             },
-            &pair,
         ),
         Command::Solve { game } => solve(&game),
+        Command::Analyze { dir, nodes } => analyze(&dir, nodes),
         Command::Replay {
             dir,
             id,
@@ -565,6 +582,21 @@ fn solve(game: &str) -> Result<ExitCode> {
     }
 }
 
+fn analyze(dir: &Path, nodes: u64) -> Result<ExitCode> {
+    let mut records = recorded_games(dir)?;
+    records.sort_by(|a, b| a.id.cmp(&b.id));
+    let analysis = arena::analyze::analyze(&records, arena::analyze::AnalyzeOptions { nodes })?;
+    analysis.write(dir)?;
+    println!(
+        "{} — {} — {} games (written to analysis.csv, analysis-games.csv)",
+        dir.display(),
+        analysis.game,
+        records.len()
+    );
+    print!("{}", analysis.table());
+    Ok(ExitCode::SUCCESS)
+}
+
 fn merge(sources: &[PathBuf], into: &Path) -> Result<ExitCode> {
     let games = arena::results::merge(sources, into)?;
     // Rated as `arena run` and `arena ratings` rate this folder: by its config's anchor, if any.
@@ -601,35 +633,43 @@ fn recorded_games(dir: &Path) -> Result<Vec<arena::record::GameRecord>> {
     results.read_games()
 }
 
-fn ratings(dir: &Path, opts: ReportOptions, pair: &[String]) -> Result<ExitCode> {
-    let records = recorded_games(dir)?;
+fn ratings(dirs: &[PathBuf], opts: ReportOptions) -> Result<ExitCode> {
+    let records = arena::results::combine::read_games(dirs)?;
+    // The folders' recorded anchor, when they agree.
+    let recorded = dirs.iter().map(|d| recorded_anchor(d)).collect::<Vec<_>>();
+    let common = recorded
+        .windows(2)
+        .all(|w| w[0] == w[1])
+        .then(|| recorded[0].clone())
+        .flatten();
     let opts = ReportOptions {
-        anchor: opts.anchor.or_else(|| recorded_anchor(dir)),
-        tiebreaks: arena::pairing::recorded_tiebreaks(dir),
+        anchor: opts.anchor.or(common),
+        tiebreaks: arena::pairing::recorded_tiebreaks(&dirs[0]),
         ..opts
     };
     let report = Report::new(&[], &records, &opts)?;
-    report.write(dir)?;
-    println!("{} — {} games", dir.display(), records.len());
-    print!("{}", report.text());
-    // A knockout's bracket and a Swiss's rounds, as the run wrote them.
-    for file in ["bracket.txt", "swiss.txt"] {
-        if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
-            println!("\n{file}:\n{}", text.trim_end());
+    match dirs {
+        [dir] => {
+            report.write(dir)?;
+            println!("{} — {} games", dir.display(), records.len());
         }
+        _ => println!(
+            "{} — {} games rated together (nothing written)",
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" + "),
+            records.len()
+        ),
     }
-    if let [bot, opponent] = pair {
-        for name in [bot, opponent] {
-            anyhow::ensure!(
-                records
-                    .iter()
-                    .any(|r| r.first == *name || r.second == *name),
-                "bot {name:?} played no game in {}",
-                dir.display()
-            );
+    print!("{}", report.text());
+    if let [dir] = dirs {
+        // A knockout's bracket and a Swiss's rounds, as the run wrote them.
+        for file in ["bracket.txt", "swiss.txt"] {
+            if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
+                println!("\n{file}:\n{}", text.trim_end());
+            }
         }
-        println!();
-        print!("{}", HeadToHead::new(bot, opponent, &records).report(None));
     }
     Ok(ExitCode::SUCCESS)
 }

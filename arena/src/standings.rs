@@ -7,6 +7,8 @@ use anyhow::{Context, Result};
 use games::Player;
 
 use crate::record::{GameRecord, GameResult, Termination};
+use crate::stats::elo::signed;
+use crate::stats::ratings::Bound;
 
 /// One bot's line in the standings.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,10 +39,13 @@ pub struct Standing {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rating {
     pub elo: f64,
-    /// Lower end of the 95% interval.
+    /// Lower end of the 95% interval; −∞ for a bot that lost every point.
     pub low: f64,
-    /// Upper end of the 95% interval.
+    /// Upper end of the 95% interval; +∞ for a bot that won every point.
     pub high: f64,
+    /// `Some` when the bot scored 100 % or 0 %: `elo` is then only where the prior stops the fit, and
+    /// the rating is a bound ([`crate::stats::ratings::Bound`]).
+    pub bound: Option<Bound>,
 }
 
 impl Standing {
@@ -133,7 +138,8 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
 
 /// Writes `standings.csv`: rank, bot, games, wins, draws, losses, points, score_pct, forfeits by kind,
 /// capture_diff (empty outside Dots), ms_per_move (empty with no moves), and elo, elo_low, elo_high
-/// (empty when not rated).
+/// (empty when not rated; `inf`/`-inf` for the open end of a bound) and elo_bound (`lower` for a 100 %
+/// score, `upper` for 0 %, else empty).
 ///
 /// # Errors
 /// Write errors, with the path.
@@ -159,6 +165,7 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
         "elo",
         "elo_low",
         "elo_high",
+        "elo_bound",
     ])?;
     for s in rows {
         let mut rec = vec![
@@ -179,8 +186,18 @@ pub fn write_csv(path: &Path, rows: &[Standing]) -> Result<()> {
                 .unwrap_or_default(),
         );
         match s.rating {
-            Some(r) => rec.extend([r.elo, r.low, r.high].map(|x| format!("{:.1}", tenths(x)))),
-            None => rec.extend([String::new(), String::new(), String::new()]),
+            Some(r) => {
+                rec.extend([r.elo, r.low, r.high].map(|x| format!("{:.1}", tenths(x))));
+                rec.push(
+                    match r.bound {
+                        Some(Bound::Lower) => "lower",
+                        Some(Bound::Upper) => "upper",
+                        None => "",
+                    }
+                    .to_string(),
+                );
+            }
+            None => rec.extend([String::new(), String::new(), String::new(), String::new()]),
         }
         w.write_record(&rec)?;
     }
@@ -208,7 +225,7 @@ pub fn table(rows: &[Standing]) -> String {
     out.push_str("  ms/move");
     let rated = rows.iter().any(|s| s.rating.is_some());
     if rated {
-        out.push_str("     Elo  (95% interval)");
+        out.push_str("     Elo   (95% interval)");
     }
     out.push('\n');
     for s in rows {
@@ -237,13 +254,37 @@ pub fn table(rows: &[Standing]) -> String {
         }
         match s.rating {
             Some(r) => {
-                let [elo, low, high] = [r.elo, r.low, r.high].map(|x| x.round() + 0.0);
-                let _ = write!(out, "  {elo:>+6.0}  ({low:+.0}, {high:+.0})");
+                let [elo, low, high] = [r.elo, r.low, r.high].map(|x| signed(x, 0));
+                let flag = if r.bound.is_some() { "*" } else { " " };
+                let _ = write!(out, "  {elo:>6}{flag} ({low}, {high})");
             }
             None if rated => out.push_str("       -"),
             None => {}
         }
         out.push('\n');
+    }
+    let bounds: Vec<&Standing> = rows
+        .iter()
+        .filter(|s| s.rating.is_some_and(|r| r.bound.is_some()))
+        .collect();
+    for s in bounds {
+        let r = s.rating.expect("filtered on ratings");
+        let _ = match r.bound {
+            Some(Bound::Lower) => writeln!(
+                out,
+                "* {} won every point (100 %): no finite rating fits its games, so its Elo is only \
+                 where the prior stops the fit; read it as at least {} (95%), with no upper limit.",
+                s.bot,
+                signed(r.low, 0)
+            ),
+            _ => writeln!(
+                out,
+                "* {} lost every point (0 %): no finite rating fits its games, so its Elo is only \
+                 where the prior stops the fit; read it as at most {} (95%), with no lower limit.",
+                s.bot,
+                signed(r.high, 0)
+            ),
+        };
     }
     out
 }

@@ -198,7 +198,7 @@ fn ratings_are_recomputed_from_games_csv_alone() {
             .lines()
             .next()
             .unwrap()
-            .ends_with(",elo,elo_low,elo_high"),
+            .ends_with(",elo,elo_low,elo_high,elo_bound"),
         "{standings}"
     );
     let crosstable = std::fs::read_to_string(dir.join("crosstable.csv")).unwrap();

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
+pub mod combine;
 pub mod fingerprint;
 
 use crate::record::{GameRecord, GameRow};

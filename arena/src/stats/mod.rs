@@ -13,7 +13,7 @@
 //! use arena::stats::sprt::{Sprt, SprtDecision, SprtModel};
 //!
 //! let e = Wdl { wins: 136, draws: 111, losses: 96 }.elo().unwrap();
-//! assert_eq!(format!("{:+.2} ± {:.2}", e.elo, e.error95), "+40.70 ± 30.43");
+//! assert_eq!(e.to_string(), "+40.70 ± 30.43");
 //!
 //! let sprt = Sprt::new(-3.0, 1.0, 0.05, 0.05, SprtModel::Logistic).unwrap();
 //! let pairs = Pentanomial { counts: [10789, 19328, 33806, 19402, 10543] };

@@ -6,7 +6,8 @@
 //!   and σ² the variance of the pair's mean score (pair points / 2), over N pairs (fastchess
 //!   `EloPentanomial`, fishtest `stat_util.get_elo` on pentanomial results).
 //! - **nElo ± error95**: (s − ½)/√(2σ²) · 800/ln 10 — √(2σ²) is the per-game standard deviation
-//!   implied by the pairs (fastchess `EloPentanomial::scoreToNeloDiff`).
+//!   implied by the pairs — with fishtest's error, which counts the uncertainty of σ too (fishtest
+//!   `elo_results.mak`; see [`super::elo`]'s module docs).
 //! - **LOS**: Φ((s − ½)/√(σ²/N)) (fastchess `EloPentanomial::los`).
 
 use super::elo::{EloEstimate, Sample};
@@ -68,12 +69,12 @@ impl Pentanomial {
     }
 
     /// Normalized Elo ± its 95% error: (s − ½)/√(2σ²) · 800/ln 10 with σ² the variance of a pair's
-    /// mean score (fastchess `EloPentanomial::nElo`).
+    /// mean score, as fishtest computes it (`elo_results.mak`: empty classes count 0.001, and the
+    /// error counts the uncertainty of σ; see [`super::elo`]).
     ///
     /// `None` with no pairs or when σ = 0 (every pair in one class).
     pub fn normalized_elo(&self) -> Option<EloEstimate> {
-        let s = self.sample()?;
-        s.normalized_elo(2.0 * s.var)
+        super::elo::normalized_elo_fishtest(&self.counts)
     }
 
     fn sample(&self) -> Option<Sample> {
@@ -84,8 +85,6 @@ impl Pentanomial {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::elo::NELO_PER_T;
-    use crate::stats::normal::Z95;
 
     fn round2(x: f64) -> f64 {
         (x * 100.0).round() / 100.0
@@ -98,22 +97,19 @@ mod tests {
             counts: [34, 54, 63, 64, 75],
         };
         let e = p.elo().unwrap();
-        assert_eq!((round2(e.elo), round2(e.error95)), (55.58, 27.65));
+        let err = e.error95.unwrap();
+        assert_eq!((round2(e.elo), round2(err)), (55.58, 27.65));
         assert!((e.elo - 55.579_780_420_445_88).abs() < 1e-9);
-        assert!((e.error95 - 27.653_429_506_393_45).abs() < 1e-9);
+        assert!((err - 27.653_429_506_393_45).abs() < 1e-9);
         assert_eq!(p.pairs(), 290);
         assert!((p.los() - 0.999_970_393_008_431).abs() < 1e-12);
-        let s = p.score();
-        let var = [0.0, 0.25, 0.5, 0.75, 1.0]
-            .iter()
-            .zip(p.counts)
-            .map(|(a, c)| c as f64 * (a - s).powi(2))
-            .sum::<f64>()
-            / 290.0;
+        // fishtest's nElo (the Python in `stats::elo`'s test `fishtest_normalized_elo`):
+        // 57.9355999381 ± 29.2328784583.
         let n = p.normalized_elo().unwrap();
-        assert!((n.elo - (s - 0.5) / (2.0 * var).sqrt() * NELO_PER_T).abs() < 1e-9);
+        assert!((n.elo - 57.935_599_938_1).abs() < 1e-8, "{n:?}");
         assert!(
-            (n.error95 - Z95 * (var / 290.0).sqrt() / (2.0 * var).sqrt() * NELO_PER_T).abs() < 1e-9
+            (n.error95.unwrap() - 29.232_878_458_3).abs() < 1e-8,
+            "{n:?}"
         );
     }
 
@@ -157,6 +153,7 @@ mod tests {
             counts: [0, 0, 8, 0, 0],
         };
         assert_eq!(even.elo().unwrap().elo, 0.0);
+        assert_eq!(even.elo().unwrap().error95, None);
         assert_eq!(even.normalized_elo(), None);
     }
 }

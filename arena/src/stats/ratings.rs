@@ -9,8 +9,14 @@
 //! - **First-move advantage** `adv` (Elo): fitted jointly; positive when moving first helps.
 //! - **Prior**: each bot plays [`PRIOR_DRAWS`] virtual draw(s) against a phantom of raw rating 0, and
 //!   `adv` one virtual drawn game between equals, so a bot that won (or lost) every game, or a game
-//!   where the first mover always won, still gets a finite rating (the virtual-draw prior of BayesElo;
-//!   Ordo instead caps such ratings). Its weight is that of one game among hundreds or thousands.
+//!   where the first mover always won, still gets a finite rating. This is *not* BayesElo's prior
+//!   (BayesElo spreads its virtual draws over each player's real opponents, which pulls ratings toward
+//!   each other, not toward a fixed point); it is a Gaussian-like pull of every raw rating toward 0
+//!   of the strength of one drawn game per bot. Its effect is the weight of one game among a bot's
+//!   games: negligible with balanced scores, but it shrinks the spread of the ratings by up to a few
+//!   per cent when scores are one-sided with few games (measured in the test `prior_shrink_is_small`:
+//!   1.59 % for bots 200 Elo apart with 20 games per ordered pairing, 5.95 % with 5), and it alone
+//!   sets the rating of a bot with a 100 % or 0 % score (see Bounds).
 //! - **Fitting**: Newton's method on the (strictly concave, thanks to the prior) penalized
 //!   log-likelihood, with step halving whenever a full step would not increase it, from all zeros,
 //!   until no parameter moves by more than [`TOLERANCE`] Elo.
@@ -20,11 +26,20 @@
 //!   percentiles (linear interpolation between order statistics) taken of each bot's anchored rating.
 //! - **LOS matrix**: `los[i][j]` is the fraction of bootstrap samples in which bot i rated above
 //!   bot j, a tie counting ½; ½ on the diagonal.
+//! - **Monte Carlo error** of the bootstrap ([`Ratings::mc_error95`]): B samples estimate a LOS p
+//!   within ±1.96·√(p(1 − p)/B) (at most ±0.98/√B), and a percentile q within the values at the
+//!   order statistics B·q ± 1.96·√(B·q(1 − q)) (the binomial interval of a sample quantile).
+//! - **Bounds** ([`Ratings::bound`]): a bot that scored 100 % (0 %) has no finite maximum-likelihood
+//!   rating: any higher (lower) rating fits its games better. Its figure is where the prior stops it
+//!   and its interval's upper (lower) end is the bootstrap's echo of that, so both are flagged, the
+//!   open end of the interval set to +∞ (−∞), as Ordo and BayesElo flag such players.
 
 use std::f64::consts::LN_10;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+use super::normal::Z95;
 
 /// Natural-log units per Elo point: P = σ(K·Δelo) with σ the logistic function.
 const K: f64 = LN_10 / 400.0;
@@ -35,7 +50,15 @@ pub const PRIOR_DRAWS: f64 = 1.0;
 /// Convergence: the fit stops when no parameter's Newton step exceeds this many Elo.
 pub const TOLERANCE: f64 = 1e-7;
 
+/// Convergence of each bootstrap refit, Elo: far below the 0.1 Elo the intervals are shown to, and
+/// one Newton step cheaper than [`TOLERANCE`].
+pub const BOOTSTRAP_TOLERANCE: f64 = 1e-4;
+
 const MAX_ITERATIONS: usize = 200;
+
+/// Newton steps no longer than this many Elo are taken without checking that they raise the
+/// objective (see `maximize_to`).
+const NEWTON_TRUSTED: f64 = 1.0;
 
 /// One game for the ratings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,6 +95,33 @@ pub struct Ratings {
     /// `los[i][j]`: the bootstrap probability that bot i is stronger than bot j, in [0, 1];
     /// `los[i][j] + los[j][i] = 1`; ½ on the diagonal; NaN off it without samples.
     pub los: Vec<Vec<f64>>,
+    /// Per bot: `Some` when its score was 100 % or 0 %, so its rating is only a bound (see the module
+    /// docs); the open end of its interval is then ±∞.
+    pub bound: Vec<Option<Bound>>,
+    /// Bootstrap samples drawn.
+    pub samples: usize,
+    /// The seed of the bootstrap.
+    pub seed: u64,
+    /// The Monte Carlo error of the bootstrap figures (95%), NaN without samples.
+    pub mc_error95: McError,
+}
+
+/// Which way a rating is only a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The bot won every point (100 %): its true rating may be anywhere above its interval's low end.
+    Lower,
+    /// The bot lost every point (0 %): its true rating may be anywhere below its interval's high end.
+    Upper,
+}
+
+/// The Monte Carlo error of bootstrap figures: how far a run with another seed may move them (95%).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct McError {
+    /// The largest ± of any finite interval end (bots and first-move advantage), Elo.
+    pub interval_ends: f64,
+    /// The largest ± of any LOS entry, as a fraction (0.01 = one percentage point).
+    pub los: f64,
 }
 
 /// Fits ratings to `games` between `n_bots` bots and bootstraps `bootstrap_samples` times from a
@@ -97,7 +147,7 @@ pub fn fit(
         );
     }
     let cells = aggregate(n_bots, games);
-    let theta = maximize(n_bots, &cells, &vec![0.0; n_bots + 1]);
+    let theta = maximize(n_bots, &cells, &vec![0.0; n_bots + 1], PRIOR_DRAWS);
     let elo = anchored(&theta[..n_bots], anchor);
     let first_move_elo = theta[n_bots];
 
@@ -108,10 +158,11 @@ pub fn fit(
     } else {
         draws as f64 / games.len() as f64
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut samples: Vec<Vec<f64>> = Vec::with_capacity(bootstrap_samples);
-    let mut simulated = cells.clone();
-    for _ in 0..bootstrap_samples {
+    // Each sample has its own stream of the seeded generator, so the samples are the same however
+    // many threads draw them; the threads (one per core) each take every `threads`-th sample.
+    let one_sample = |index: usize, simulated: &mut Vec<Cell>| {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(index as u64);
         for (sim, cell) in simulated.iter_mut().zip(&cells) {
             let p = sigmoid(K * (theta[cell.first] + theta[n_bots] - theta[cell.second]));
             let d = draw_ratio.min(2.0 * p).min(2.0 * (1.0 - p));
@@ -128,11 +179,35 @@ pub fn fit(
                 };
             }
         }
-        let t = maximize(n_bots, &simulated, &theta);
+        let t = maximize_to(n_bots, simulated, &theta, PRIOR_DRAWS, BOOTSTRAP_TOLERANCE);
         let mut sample = anchored(&t[..n_bots], anchor);
         sample.push(t[n_bots]);
-        samples.push(sample);
-    }
+        sample
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, bootstrap_samples.max(1));
+    let samples: Vec<Vec<f64>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let one_sample = &one_sample;
+                let cells = &cells;
+                scope.spawn(move || {
+                    let mut simulated = cells.clone();
+                    (t..bootstrap_samples)
+                        .step_by(threads)
+                        .map(|i| (i, one_sample(i, &mut simulated)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut all: Vec<(usize, Vec<f64>)> = workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a bootstrap thread panicked"))
+            .collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, s)| s).collect()
+    });
 
     // Step 2. Percentile intervals and the LOS matrix.
     let interval = |k: usize| {
@@ -140,7 +215,7 @@ pub fn fit(
         column.sort_by(f64::total_cmp);
         (percentile(&column, 0.025), percentile(&column, 0.975))
     };
-    let los = (0..n_bots)
+    let los: Vec<Vec<f64>> = (0..n_bots)
         .map(|i| {
             (0..n_bots)
                 .map(|j| {
@@ -160,13 +235,92 @@ pub fn fit(
                 .collect()
         })
         .collect();
+    // Step 3. Bounds: a 100 % or 0 % score has no finite maximum likelihood.
+    let mut points = vec![(0.0, 0u64); n_bots];
+    for c in &cells {
+        points[c.first].0 += c.points;
+        points[c.first].1 += c.games;
+        points[c.second].0 += c.games as f64 - c.points;
+        points[c.second].1 += c.games;
+    }
+    let bound: Vec<Option<Bound>> = points
+        .iter()
+        .map(|&(p, g)| match g {
+            0 => None,
+            _ if p >= g as f64 => Some(Bound::Lower),
+            _ if p <= 0.0 => Some(Bound::Upper),
+            _ => None,
+        })
+        .collect();
+    let mut interval95: Vec<(f64, f64)> = (0..n_bots).map(interval).collect();
+    for (iv, b) in interval95.iter_mut().zip(&bound) {
+        match b {
+            Some(Bound::Lower) => iv.1 = f64::INFINITY,
+            Some(Bound::Upper) => iv.0 = f64::NEG_INFINITY,
+            None => {}
+        }
+    }
+
+    // Step 4. Monte Carlo error of the interval ends and of the LOS entries.
+    let b = samples.len();
+    let mc_error95 = if b == 0 {
+        McError {
+            interval_ends: f64::NAN,
+            los: f64::NAN,
+        }
+    } else {
+        let mut ends: f64 = 0.0;
+        for k in 0..=n_bots {
+            if k < n_bots && matches!(anchor, Anchor::Bot(a) if a == k) {
+                continue;
+            }
+            let mut column: Vec<f64> = samples.iter().map(|s| s[k]).collect();
+            column.sort_by(f64::total_cmp);
+            for q in [0.025, 0.975] {
+                let open = match bound.get(k).copied().flatten() {
+                    Some(Bound::Lower) => q > 0.5,
+                    Some(Bound::Upper) => q < 0.5,
+                    None => false,
+                };
+                if !open {
+                    ends = ends.max(quantile_mc_error95(&column, q));
+                }
+            }
+        }
+        let los_max = los
+            .iter()
+            .enumerate()
+            .flat_map(|(i, row)| row.iter().enumerate().filter(move |(j, _)| *j != i))
+            .map(|(_, p): (usize, &f64)| (p * (1.0 - p)).sqrt())
+            .fold(0.0, f64::max);
+        McError {
+            interval_ends: ends,
+            los: Z95 * los_max / (b as f64).sqrt(),
+        }
+    };
     Ratings {
         elo,
-        interval95: (0..n_bots).map(interval).collect(),
+        interval95,
         first_move_elo,
         first_move_interval95: interval(n_bots),
         los,
+        bound,
+        samples: b,
+        seed,
+        mc_error95,
     }
+}
+
+/// The 95% Monte Carlo error of the q-quantile of `sorted` bootstrap values: half the spread between
+/// the values at ranks (B − 1)·q ± 1.96·√(B·q(1 − q)), clamped to the sample (the binomial
+/// distribution-free interval of a quantile).
+fn quantile_mc_error95(sorted: &[f64], q: f64) -> f64 {
+    let b = sorted.len() as f64;
+    let spread = Z95 * (b * q * (1.0 - q)).sqrt();
+    let h = (b - 1.0) * q;
+    let lo = percentile(sorted, ((h - spread) / (b - 1.0).max(1.0)).clamp(0.0, 1.0));
+    let hi = percentile(sorted, ((h + spread) / (b - 1.0).max(1.0)).clamp(0.0, 1.0));
+    (hi - lo) / 2.0
 }
 
 /// All games between one ordered pair: the likelihood depends on the games only through these sums.
@@ -208,51 +362,31 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// ln σ(x), without overflow for large |x|.
-fn log_sigmoid(x: f64) -> f64 {
-    -((-x).max(0.0) + (-x.abs()).exp().ln_1p())
+/// Newton's method with step halving, from `start`, to [`TOLERANCE`].
+fn maximize(n: usize, cells: &[Cell], start: &[f64], prior: f64) -> Vec<f64> {
+    maximize_to(n, cells, start, prior, TOLERANCE)
 }
 
-/// The penalized log-likelihood; `theta` is n ratings then the first-move advantage.
-fn objective(n: usize, cells: &[Cell], theta: &[f64]) -> f64 {
-    let mut f = 0.0;
-    for c in cells {
-        let x = K * (theta[c.first] + theta[n] - theta[c.second]);
-        f += c.points * log_sigmoid(x) + (c.games as f64 - c.points) * log_sigmoid(-x);
-    }
-    for t in theta {
-        f += PRIOR_DRAWS * 0.5 * (log_sigmoid(K * t) + log_sigmoid(-K * t));
-    }
-    f
-}
-
-/// Newton's method with step halving, from `start`.
-fn maximize(n: usize, cells: &[Cell], start: &[f64]) -> Vec<f64> {
+/// Newton's method with step halving, from `start`, until no step exceeds `tolerance` Elo.
+fn maximize_to(n: usize, cells: &[Cell], start: &[f64], prior: f64, tolerance: f64) -> Vec<f64> {
     let m = n + 1;
     let mut theta = start.to_vec();
-    let mut value = objective(n, cells, &theta);
+    let (mut g, mut h) = (vec![0.0; m], vec![0.0; m * m]);
+    let (mut trial_g, mut trial_h) = (vec![0.0; m], vec![0.0; m * m]);
+    // The objective at `theta`, when it was computed there.
+    let mut value = Some(evaluate(n, cells, &theta, prior, &mut g, &mut h, true));
     for _ in 0..MAX_ITERATIONS {
-        // Gradient g of the objective and h = −Hessian (positive definite).
-        let mut g = vec![0.0; m];
-        let mut h = vec![0.0; m * m];
-        for c in cells {
-            let p = sigmoid(K * (theta[c.first] + theta[n] - theta[c.second]));
-            let slope = K * (c.points - c.games as f64 * p);
-            let curvature = K * K * c.games as f64 * p * (1.0 - p);
-            let terms = [(c.first, 1.0), (n, 1.0), (c.second, -1.0)];
-            for &(a, ca) in &terms {
-                g[a] += ca * slope;
-                for &(b, cb) in &terms {
-                    h[a * m + b] += ca * cb * curvature;
-                }
-            }
-        }
-        for (i, t) in theta.iter().enumerate() {
-            let p = sigmoid(K * t);
-            g[i] += PRIOR_DRAWS * K * (0.5 - p);
-            h[i * m + i] += PRIOR_DRAWS * K * K * p * (1.0 - p);
-        }
         let step = cholesky_solve(&mut h, &g, m);
+        let largest = step.iter().fold(0.0f64, |a, s| a.max(s.abs()));
+        // Far from the maximum a full Newton step may overshoot: it must not lower the objective, else
+        // it is halved. Within [`NEWTON_TRUSTED`] Elo of it the step of this concave, smooth
+        // likelihood is trusted as it is, which spares the logarithm per cell the objective costs.
+        let checked = largest > NEWTON_TRUSTED;
+        let current = match value {
+            Some(v) => v,
+            None if checked => evaluate(n, cells, &theta, prior, &mut trial_g, &mut trial_h, true),
+            None => f64::NAN,
+        };
         let mut scale = 1.0;
         loop {
             let trial: Vec<f64> = theta
@@ -260,19 +394,84 @@ fn maximize(n: usize, cells: &[Cell], start: &[f64]) -> Vec<f64> {
                 .zip(&step)
                 .map(|(t, s)| t + scale * s)
                 .collect();
-            let trial_value = objective(n, cells, &trial);
-            if trial_value >= value || scale < 1e-12 {
+            let trial_value =
+                evaluate(n, cells, &trial, prior, &mut trial_g, &mut trial_h, checked);
+            if !checked || trial_value >= current || scale < 1e-12 {
                 theta = trial;
-                value = trial_value;
+                value = checked.then_some(trial_value);
+                std::mem::swap(&mut g, &mut trial_g);
+                std::mem::swap(&mut h, &mut trial_h);
                 break;
             }
             scale /= 2.0;
         }
-        if step.iter().all(|s| (scale * s).abs() <= TOLERANCE) {
+        if scale * largest <= tolerance {
             break;
         }
     }
     theta
+}
+
+/// The penalized log-likelihood at `theta` (n ratings, then the first-move advantage), when
+/// `with_value` (else NaN), with its gradient into `g` and the negated Hessian (positive definite)
+/// into `h`, row-major `(n+1)²`.
+fn evaluate(
+    n: usize,
+    cells: &[Cell],
+    theta: &[f64],
+    prior: f64,
+    g: &mut [f64],
+    h: &mut [f64],
+    with_value: bool,
+) -> f64 {
+    let m = n + 1;
+    g.fill(0.0);
+    h.fill(0.0);
+    let mut f = 0.0;
+    for c in cells {
+        let x = K * (theta[c.first] + theta[n] - theta[c.second]);
+        let games = c.games as f64;
+        let p = if with_value {
+            let (p, ls) = sigmoid_and_log(x);
+            // ln σ(−x) = ln σ(x) − x.
+            f += c.points * ls + (games - c.points) * (ls - x);
+            p
+        } else {
+            sigmoid(x)
+        };
+        let slope = K * (c.points - games * p);
+        let curvature = K * K * games * p * (1.0 - p);
+        let terms = [(c.first, 1.0), (n, 1.0), (c.second, -1.0)];
+        for &(a, ca) in &terms {
+            g[a] += ca * slope;
+            for &(b, cb) in &terms {
+                h[a * m + b] += ca * cb * curvature;
+            }
+        }
+    }
+    for (i, t) in theta.iter().enumerate() {
+        let (p, ls) = sigmoid_and_log(K * t);
+        f += prior * 0.5 * (2.0 * ls - K * t);
+        g[i] += prior * K * (0.5 - p);
+        h[i * m + i] += prior * K * K * p * (1.0 - p);
+    }
+    if with_value {
+        f
+    } else {
+        f64::NAN
+    }
+}
+
+/// σ(x) and ln σ(x) with one exponential, without overflow for large |x|.
+fn sigmoid_and_log(x: f64) -> (f64, f64) {
+    let e = (-x.abs()).exp();
+    let ls = -((-x).max(0.0) + e.ln_1p());
+    let p = if x >= 0.0 {
+        1.0 / (1.0 + e)
+    } else {
+        e / (1.0 + e)
+    };
+    (p, ls)
 }
 
 /// Solves h·x = g for a symmetric positive definite `m`×`m` matrix (row-major, overwritten).
@@ -519,10 +718,14 @@ mod tests {
         let r = fit(4, &games, Anchor::Mean, 50, 0);
         assert!(r.elo.iter().all(|e| e.is_finite()));
         assert!(r.first_move_elo.is_finite());
-        assert!(r
-            .interval95
-            .iter()
-            .all(|(lo, hi)| lo.is_finite() && hi.is_finite()));
+        // Bots 0 and 2 are bounds: their open ends are infinite, the others finite.
+        assert_eq!(
+            r.bound,
+            [Some(Bound::Lower), None, Some(Bound::Upper), None]
+        );
+        assert!(r.interval95[0].0.is_finite() && r.interval95[0].1 == f64::INFINITY);
+        assert!(r.interval95[2].0 == f64::NEG_INFINITY && r.interval95[2].1.is_finite());
+        assert!(r.interval95[1].0.is_finite() && r.interval95[1].1.is_finite());
         assert!(r.elo[0] > r.elo[1] && r.elo[1] > r.elo[2]);
         assert!(r.elo[0] - r.elo[2] > 400.0);
         assert!(r.los[0][2] > 0.99);
@@ -543,6 +746,127 @@ mod tests {
         }];
         let r = fit(2, &one, Anchor::Bot(0), 10, 0);
         assert!(r.elo[1].abs() < 1e-9);
+    }
+
+    /// Every ordered pairing plays `per_pairing` games scored at exactly the expected score of true
+    /// ratings (fractional points): the unpenalized maximum likelihood is the truth itself.
+    fn exact(truth: &[f64], per_pairing: usize) -> Vec<RatedGame> {
+        let mut games = Vec::new();
+        for _ in 0..per_pairing {
+            for first in 0..truth.len() {
+                for second in 0..truth.len() {
+                    if first != second {
+                        games.push(RatedGame {
+                            first,
+                            second,
+                            first_points: score_from_elo(truth[first] - truth[second]),
+                        });
+                    }
+                }
+            }
+        }
+        games
+    }
+
+    #[test]
+    fn prior_shrink_is_small() {
+        // The prior's effect, as docs/statistics.md states it: the spread of the fitted ratings over
+        // the true spread. Without a prior (1e-9 draws) the fit is the truth.
+        // (Deterministic: the figures docs/statistics.md quotes, to 0.01 %.)
+        for (truth, per_pairing, expected_pct) in [
+            // Balanced: 50 Elo steps, 20 games per ordered pairing.
+            (vec![0.0, 50.0, 100.0], 20, 0.87),
+            // One-sided: 200 Elo steps (top against bottom scores 91 %).
+            (vec![0.0, 200.0, 400.0], 20, 1.59),
+            (vec![0.0, 200.0, 400.0], 5, 5.95),
+            (vec![0.0, 200.0, 400.0], 50, 0.64),
+            // Very one-sided: 400 Elo steps (top against bottom 99 %).
+            (vec![0.0, 400.0, 800.0], 20, 4.06),
+        ] {
+            let cells = aggregate(3, &exact(&truth, per_pairing));
+            let free = maximize(3, &cells, &[0.0; 4], 1e-9);
+            assert!(
+                ((free[2] - free[0]) - (truth[2] - truth[0])).abs() < 1e-3,
+                "{free:?}"
+            );
+            let with = maximize(3, &cells, &[0.0; 4], PRIOR_DRAWS);
+            let shrink = 1.0 - (with[2] - with[0]) / (truth[2] - truth[0]);
+            eprintln!("{truth:?} × {per_pairing}: shrink {:.4} %", 100.0 * shrink);
+            assert!(
+                (100.0 * shrink - expected_pct).abs() < 0.005,
+                "{truth:?} × {per_pairing}: shrink {shrink}"
+            );
+        }
+    }
+
+    #[test]
+    fn perfect_scores_are_flagged_as_bounds() {
+        // Bot 0 wins every game, bot 2 loses every game, bot 1 is in between.
+        let mut games = Vec::new();
+        for k in 0..10 {
+            let (a, b) = if k % 2 == 0 { (0, 1) } else { (1, 0) };
+            games.push(RatedGame {
+                first: a,
+                second: b,
+                first_points: if a == 0 { 1.0 } else { 0.0 },
+            });
+            let (c, d) = if k % 2 == 0 { (1, 2) } else { (2, 1) };
+            games.push(RatedGame {
+                first: c,
+                second: d,
+                first_points: if c == 1 { 1.0 } else { 0.0 },
+            });
+            games.push(RatedGame {
+                first: 0,
+                second: 2,
+                first_points: 1.0,
+            });
+        }
+        let r = fit(3, &games, Anchor::Mean, 100, 3);
+        assert_eq!(r.bound, vec![Some(Bound::Lower), None, Some(Bound::Upper)]);
+        assert_eq!(r.interval95[0].1, f64::INFINITY);
+        assert!(r.interval95[0].0.is_finite() && r.interval95[0].0 < r.elo[0]);
+        assert_eq!(r.interval95[2].0, f64::NEG_INFINITY);
+        assert!(r.interval95[1].0.is_finite() && r.interval95[1].1.is_finite());
+    }
+
+    #[test]
+    fn monte_carlo_error_shrinks_with_samples() {
+        let games = synthetic(&[0.0, 40.0, 90.0], 10.0, 0.3, 40, 11);
+        let few = fit(3, &games, Anchor::Mean, 100, 1);
+        let many = fit(3, &games, Anchor::Mean, 1600, 1);
+        assert_eq!((few.samples, many.samples, many.seed), (100, 1600, 1));
+        // LOS: at most 1.96·0.5/√B.
+        assert!(few.mc_error95.los <= Z95 * 0.5 / 10.0 + 1e-12);
+        assert!(many.mc_error95.los <= Z95 * 0.5 / 40.0 + 1e-12);
+        // Interval ends: about 1/√B, so 16× the samples give about a quarter of the error.
+        let ratio = many.mc_error95.interval_ends / few.mc_error95.interval_ends;
+        assert!((0.1..0.5).contains(&ratio), "{ratio}");
+        // The actual change between seeds stays within a few times the stated error.
+        let other = fit(3, &games, Anchor::Mean, 1600, 2);
+        for i in 0..3 {
+            for (a, b) in [
+                (many.interval95[i].0, other.interval95[i].0),
+                (many.interval95[i].1, other.interval95[i].1),
+            ] {
+                assert!(
+                    (a - b).abs() < 3.0 * many.mc_error95.interval_ends,
+                    "{a} {b}"
+                );
+            }
+        }
+        assert!(fit(3, &games, Anchor::Mean, 0, 1).mc_error95.los.is_nan());
+    }
+
+    #[test]
+    fn quantile_error_matches_the_binomial_ranks() {
+        // 0..1000 evenly: the 2.5% quantile's ranks 24.975 ± 1.96·√(1000·0.025·0.975) = ± 9.677.
+        let v: Vec<f64> = (0..1000).map(f64::from).collect();
+        let e = quantile_mc_error95(&v, 0.025);
+        assert!(
+            (e - Z95 * (1000.0f64 * 0.025 * 0.975).sqrt()).abs() < 1e-9,
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,0 +1,227 @@
+//! `arena analyze`: a tic-tac-toe tournament of random bots analyzed end to end, a hand-checked
+//! tic-tac-toe game whose first value-losing move is known from the game's theory, and a Connect Four
+//! game with a known blunder built on a position of Pascal Pons's test sets (whose values his solver
+//! computed: `shared/data/connect4-pons`, beside the repository; the test is skipped without them).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use arena::analyze::{analyze, AnalyzeOptions, Value};
+use arena::record::{GameRecord, GameResult, Termination};
+use common::{arena, games, run, text, write_config};
+use games::{Connect4, Game, Outcome};
+
+fn record(
+    game: &str,
+    variant: &str,
+    opening: usize,
+    moves: &[&str],
+    result: GameResult,
+) -> GameRecord {
+    GameRecord {
+        id: "g0001".into(),
+        round: 1,
+        pair: 1,
+        game: game.into(),
+        variant: variant.into(),
+        first: "x".into(),
+        second: "o".into(),
+        result,
+        termination: Termination::Normal,
+        detail: String::new(),
+        plies: moves.len() as u32,
+        score: None,
+        time_ms: [0, 0],
+        time_control: ["1000+0".into(), "1000+0".into()],
+        move_ms: vec![],
+        opening: moves[..opening].iter().map(|m| m.to_string()).collect(),
+        setup: Default::default(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        seed: 1,
+        date: String::new(),
+    }
+}
+
+#[test]
+fn an_edge_reply_to_the_centre_throws_the_draw_away() {
+    // Tic-tac-toe is a draw, and against a centre opening only a corner reply holds it: the edge
+    // reply b1 (ply 2) loses. X then wins by force: a1 threatens c3, and after o's block a3 threatens
+    // both a2 and c1. So o's b1 is the first value-losing move, a draw thrown away, and no other
+    // move loses value (x keeps its win; o, lost, has nothing left to lose).
+    let moves = ["b2", "b1", "a1", "c3", "a3", "a2", "c1"];
+    let r = record("tictactoe", "3 3 3", 0, &moves, GameResult::FirstWins);
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    let g = &a.games[0];
+    assert_eq!(g.first_losing_ply, Some(2));
+    assert_eq!(g.mover(2), "o");
+    assert_eq!(g.plies[0].before, Some(Value::Draw));
+    assert_eq!(g.plies[1].before, Some(Value::Draw));
+    assert_eq!(g.plies[1].after, Some(Value::Loss));
+    let o = a.bots.iter().find(|b| b.bot == "o").unwrap();
+    assert_eq!(
+        (o.moves, o.draws_thrown, o.wins_thrown, o.unsolved),
+        (3, 1, 0, 0)
+    );
+    let x = a.bots.iter().find(|b| b.bot == "x").unwrap();
+    assert_eq!((x.moves, x.value_losing(), x.unsolved), (4, 0, 0));
+    // The same game with b2 b1 as its opening: no bot move loses value.
+    let r = record("tictactoe", "3 3 3", 2, &moves, GameResult::FirstWins);
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.games[0].first_losing_ply, None);
+    assert_eq!(a.bots.iter().map(|b| b.moves).sum::<u64>(), 5);
+}
+
+#[test]
+fn a_random_tictactoe_tournament_is_analyzed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "ttt",
+        "name = \"ttt\"\nformat = \"round-robin\"\ngames_per_pair = 6\nopening_plies = 1\nseed = 11\n\
+         [game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 10000\ninc_ms = 100\n\
+         [[bots]]\nname = \"r1\"\nbuiltin = \"random\"\n[[bots]]\nname = \"r2\"\nbuiltin = \"random\"\n\
+         [[bots]]\nname = \"r3\"\nbuiltin = \"random\"\n",
+    );
+    let out = run(tmp.path(), &config, &["--no-progress"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = games(tmp.path(), "ttt");
+    assert_eq!(recorded.len(), 18);
+    let dir = tmp.path().join("results").join("ttt");
+    let out = arena().arg("analyze").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("value-losing") && stdout.contains("r1"),
+        "{stdout}"
+    );
+
+    // Every bot move counted once, none unsolved (the 3×3 game is solved whole), and the CSV says
+    // what the library computes.
+    let a = analyze(&recorded, AnalyzeOptions::default()).unwrap();
+    let bot_moves: u64 = recorded
+        .iter()
+        .map(|r| (r.moves.len() - r.opening.len()) as u64)
+        .sum();
+    assert_eq!(a.bots.iter().map(|b| b.moves).sum::<u64>(), bot_moves);
+    assert!(a.bots.iter().all(|b| b.unsolved == 0 && b.games == 12));
+    // Random players blunder: some games have a value-losing move, and a won game's loser made one
+    // (a drawn start cannot be lost without one).
+    assert!(a.bots.iter().any(|b| b.value_losing() > 0));
+    for (r, g) in recorded.iter().zip(&a.games) {
+        if r.result != GameResult::Draw {
+            assert!(
+                g.first_losing_ply.is_some() || r.opening.len() == 9,
+                "{r:?}"
+            );
+        }
+        if let Some(p) = g.first_losing_ply {
+            assert!(p > r.opening.len());
+        }
+    }
+    let csv = std::fs::read_to_string(dir.join("analysis.csv")).unwrap();
+    for b in &a.bots {
+        let row = format!(
+            "{},{},{},{},{},{},{},",
+            b.bot,
+            b.games,
+            b.moves,
+            b.unsolved,
+            b.value_losing(),
+            b.wins_thrown,
+            b.draws_thrown
+        );
+        assert!(csv.contains(&row), "{row} in {csv}");
+    }
+    let per_game = std::fs::read_to_string(dir.join("analysis-games.csv")).unwrap();
+    assert_eq!(per_game.lines().count(), 19);
+}
+
+fn pons_sets() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/connect4-pons");
+    dir.join("Test_L3_R1").exists().then_some(dir)
+}
+
+/// Columns (0-based) after which the opponent can win at once.
+fn blunders(pos: &Connect4) -> Vec<u8> {
+    let mut out = Vec::new();
+    for m in pos.legal_moves() {
+        let mut p = pos.clone();
+        p.play(m).unwrap();
+        if p.outcome().is_some() {
+            continue;
+        }
+        let opp_wins = p.legal_moves().into_iter().any(|r| {
+            let mut q = p.clone();
+            q.play(r).unwrap();
+            matches!(q.outcome(), Some(Outcome::Win(_)))
+        });
+        if opp_wins {
+            out.push(m.col);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_connect4_blunder_from_a_won_position_is_found() {
+    let Some(dir) = pons_sets() else {
+        eprintln!("skipped: Pons's test sets are not in ../shared/data/connect4-pons");
+        return;
+    };
+    // The first position of Test_L3_R1 that its side to move wins (Pons's score > 0) and where one
+    // of its moves lets the opponent win at once: that move throws the win away (hand-checkable: the
+    // opponent's next stone makes four). The position's moves are the game's opening, so the blunder
+    // is the first bot move.
+    let text = std::fs::read_to_string(dir.join("Test_L3_R1")).unwrap();
+    let (moves, blunder, win) = text
+        .lines()
+        .find_map(|line| {
+            let (moves, score) = line.split_once(' ')?;
+            if score.trim().parse::<i32>().ok()? <= 0 {
+                return None;
+            }
+            let mut pos = Connect4::new(7, 6);
+            for c in moves.chars() {
+                pos.play(c.to_string().parse().ok()?).ok()?;
+            }
+            let col = *blunders(&pos).first()?;
+            pos.play(games::connect4::Move::new(col)).ok()?;
+            let win = pos.legal_moves().into_iter().find(|r| {
+                let mut q = pos.clone();
+                q.play(*r).unwrap();
+                q.outcome().is_some()
+            })?;
+            Some((moves.to_string(), col, win))
+        })
+        .expect("a won position with a blunder in Test_L3_R1");
+    let mut all: Vec<String> = moves.chars().map(|c| c.to_string()).collect();
+    let opening = all.len();
+    all.push((blunder + 1).to_string());
+    all.push(win.to_string());
+    let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+    let result = if opening.is_multiple_of(2) {
+        GameResult::SecondWins
+    } else {
+        GameResult::FirstWins
+    };
+    let r = record("connect4", "7 6", opening, &refs, result);
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    let g = &a.games[0];
+    assert_eq!(
+        g.first_losing_ply,
+        Some(opening + 1),
+        "{moves} then {}",
+        blunder + 1
+    );
+    assert_eq!(g.plies[opening].before, Some(Value::Win));
+    assert_eq!(g.plies[opening].after, Some(Value::Loss));
+    let blunderer = a
+        .bots
+        .iter()
+        .find(|b| b.bot == g.mover(opening + 1))
+        .unwrap();
+    assert_eq!((blunderer.moves, blunderer.wins_thrown), (1, 1));
+    // The winning stone keeps the value.
+    assert_eq!(g.plies[opening + 1].loses_value(), Some(false));
+}
