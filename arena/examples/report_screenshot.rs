@@ -1,13 +1,13 @@
 //! A screenshot of a game in a `report.html`, as docs/report.png is taken:
 //!
 //! ```text
-//! cargo run -p arena --example report_screenshot -- results/dots-report-demo/report.html g0001 120 docs/report.png
+//! cargo run -p arena --example report_screenshot -- results/dots-report-demo/report.html g0004 160 docs/report.png
 //! ```
 //!
 //! Opens the page in headless Chromium (Debian's `chromium`) through the DevTools protocol, as the browser
 //! test does, opens the game at the ply (`report.html#<id>@<ply>`) and saves a PNG of the viewer: its
-//! title, the board and the move list. (`chromium --headless --screenshot` captures the top of the page
-//! only, before the viewer scrolls into sight.)
+//! title, the board and the move list, with the rest of the page hidden (headless Chromium paints a page
+//! scrolled to the viewer blank, with `--screenshot` too).
 
 use std::ffi::OsStr;
 use std::path::PathBuf;
@@ -34,7 +34,7 @@ fn main() -> Result<()> {
         .path(Some(exe))
         .headless(true)
         .sandbox(false)
-        .window_size(Some((1100, 900)))
+        .window_size(Some((1100, 1150)))
         .user_data_dir(Some(profile.path().to_path_buf()))
         .args(
             [
@@ -59,6 +59,13 @@ fn main() -> Result<()> {
     tab.wait_for_element(&format!(
         "#board svg[data-game=\"{id}\"][data-ply=\"{ply}\"]"
     ))?;
+    // Headless Chromium paints a scrolled page blank here: show the viewer alone, at the top.
+    tab.evaluate(
+        "document.querySelectorAll('body > *:not(#viewer), script').forEach(e => e.style.display = 'none'); \
+         window.scrollTo(0, 0); 1",
+        false,
+    )?;
+    std::thread::sleep(Duration::from_millis(500));
     let png = tab
         .wait_for_element("#viewer")?
         .capture_screenshot(CaptureScreenshotFormatOption::Png)?;
