@@ -2,7 +2,8 @@
 //!
 //! Two-stage configuration ([`config`] → [`plan`]), a pure [`schedule`], one owner per bot process
 //! ([`process`]), a [`referee`] that plays one game under the [`clock`], and a [`tournament`] runner
-//! that appends each [`record`] to [`results`] and prints the [`standings`]; [`probe`] runs one bot
+//! that appends each [`record`] to [`results`] and prints the [`standings`] ([`report`]: as text and as the
+//! page `report.html`, every game replayable); [`probe`] runs one bot
 //! through that path to tell whether it behaves, and [`replay`] shows a recorded game again; [`formats`]
 //! writes game records for other programs (SGF, PGN, Pons's digit strings) and reads SGF, which [`openings`]
 //! also takes as opening books. The `arena` binary is a thin command line over these.

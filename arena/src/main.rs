@@ -166,6 +166,13 @@ enum Command {
         #[arg(long)]
         no_progress: bool,
     },
+    /// Write <dir>/report.html from a results folder: standings with Elo and intervals, crosstable,
+    /// forfeits, SPRT state, config, and every game replayable on a board; one self-contained file to
+    /// open in a browser or put on a web server (`arena run` writes it at the end of every run).
+    Report {
+        /// A tournament's results folder, e.g. results/dots.
+        dir: PathBuf,
+    },
     /// Check config files and print their plans without playing.
     Check {
         #[arg(required = true)]
@@ -369,6 +376,12 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             },
         ),
+        Command::Report { dir } => {
+            arena::report::html::report_results(&dir).map(|(path, games)| {
+                println!("wrote {} ({games} games)", path.display());
+                ExitCode::SUCCESS
+            })
+        }
         Command::Probe(args) => probe(args),
         Command::Play(args) => play(args),
         Command::Run {

@@ -1,5 +1,5 @@
 //! Runs a plan: schedules games onto `concurrency` slots, records each game as it ends, resumes, and
-//! prints the standings.
+//! prints the standings (and writes them with every game as `report.html`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -175,7 +175,7 @@ pub(crate) async fn stop_signal() {
 /// Runs (or resumes) the tournament `plan`.
 ///
 /// Games already in `games.csv` are skipped; a complete tournament is reported and left unchanged.
-/// Each finished game is appended to `games.csv` at once; `standings.csv` and `crosstable.csv` are
+/// Each finished game is appended to `games.csv` at once; `standings.csv`, `crosstable.csv` and `report.html` are
 /// written at the end. Ctrl-C, SIGTERM or SIGHUP stops the run, kills the running bots and keeps every finished
 /// game. An SPRT match stops as soon as a completed game pair takes the LLR across a bound (games still
 /// running are abandoned unrecorded: only complete pairs count); on resume the recorded pairs decide.
@@ -258,6 +258,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         // Rewritten all the same: the config (its anchor, say) may have changed since.
         let report = Report::new(&names, &recorded, &report_opts)?;
         report.write(&dir.path)?;
+        crate::report::html::write(&dir.path, &plan.name, &recorded, &report)?;
         return Ok(RunSummary {
             played: 0,
             total,
@@ -375,6 +376,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let recorded = dir.read_games()?;
     let report = Report::new(&names, &recorded, &report_opts)?;
     report.write(&dir.path)?;
+    crate::report::html::write(&dir.path, &plan.name, &recorded, &report)?;
     let secs = started.elapsed().as_secs_f64();
     if played > 0 && !opts.quiet {
         eprintln!(

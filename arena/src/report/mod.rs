@@ -2,6 +2,9 @@
 //! their 95% intervals, the crosstable, the likelihood-of-superiority matrix, and the head-to-head
 //! statistics of a two-bot match. `arena run` prints it at the end; `arena ratings <dir>` prints it
 //! again (after a resume or a merge the numbers are the same, since they depend only on the games).
+//! [`html`] writes the same numbers, every game and a replay of each as `report.html`.
+
+pub mod html;
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -1,0 +1,813 @@
+//! `report.html`: one self-contained page of a results folder that a contest organiser can put on a
+//! web server (after criterion's HTML report: static, data embedded, no framework, no network).
+//!
+//! The tables (standings with Elo and 95% intervals, crosstable, LOS, forfeits by kind, the SPRT's
+//! state, the config) are written here as HTML from the same [`Report`] as the console text. The games
+//! are embedded as JSON (`<script type="application/json" id="data">`) with each game's moves as a
+//! compact string ([`compact_moves`]); the page's script (`assets/report.js`) lists them and builds a
+//! game's SVG board only when it is opened, replaying the moves by its own port of the rules (the
+//! Dots captures of `games/src/dots/capture.rs`), which the browser test (`arena/tests/report_browser.rs`)
+//! checks against the `games` crate ply by ply. See `docs/report.md`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use games::Player;
+use serde::Serialize;
+
+use super::{Report, ReportOptions};
+use crate::record::{GameRecord, GameResult, Termination};
+use crate::stats::sprt::{Sprt, SprtDecision};
+
+const CSS: &str = include_str!("assets/report.css");
+const JS: &str = include_str!("assets/report.js");
+
+/// The page's file name in a results folder.
+pub const FILE: &str = "report.html";
+
+/// The alphabet of [`compact_moves`]: 64 characters, safe in JSON and HTML.
+pub const ALPHABET: &[u8; 64] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+
+/// Which record files of `arena export` are in `<dir>/export/` (the paths of
+/// [`crate::formats::export_results`]), so the page links only to files that exist.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Exports {
+    /// `export/<id>.sgf` for every Dots game.
+    pub sgf: bool,
+    /// `export/games.pgn`.
+    pub pgn: bool,
+    /// `export/games.pons`.
+    pub pons: bool,
+}
+
+impl Exports {
+    /// Looks in `<dir>/export/` for the files of `records`.
+    pub fn find(dir: &Path, records: &[GameRecord]) -> Exports {
+        let export = dir.join("export");
+        let mut dots = records.iter().filter(|r| r.game == "dots").peekable();
+        Exports {
+            sgf: dots.peek().is_some()
+                && dots.all(|r| export.join(format!("{}.sgf", r.id)).is_file()),
+            pgn: export.join("games.pgn").is_file(),
+            pons: export.join("games.pons").is_file(),
+        }
+    }
+}
+
+/// What the page shows.
+#[derive(Clone, Copy, Debug)]
+pub struct Page<'a> {
+    /// The tournament's name (the title).
+    pub name: &'a str,
+    /// Every recorded game, in `games.csv` order.
+    pub records: &'a [GameRecord],
+    /// The standings, ratings, crosstable and head-to-head over `records`.
+    pub report: &'a Report,
+    /// The text of the run's config (`<dir>/config.toml`), if the folder has it.
+    pub config: Option<&'a str>,
+    /// The export files there are, for the links.
+    pub exports: Exports,
+}
+
+/// One game in the page's JSON (short keys: a contest has thousands).
+#[derive(Serialize)]
+struct GameJson<'a> {
+    /// Id.
+    i: &'a str,
+    /// Round, game pair.
+    r: u32,
+    p: u32,
+    /// Index into `variants`.
+    v: usize,
+    /// Indices into `bots` of the first and second player.
+    a: usize,
+    b: usize,
+    /// Result (`1-0`), termination word, detail.
+    res: String,
+    t: &'a str,
+    d: &'a str,
+    /// Plies.
+    n: u32,
+    /// Dots: captures of [first, second].
+    s: Option<[u32; 2]>,
+    /// Moves as [`compact_moves`] writes them, or `None` when a move has no compact form …
+    m: Option<String>,
+    /// … and then the moves as `games.csv` holds them (space-separated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mm: Option<String>,
+    /// ms per ply after the opening, space-separated, as in `games.csv`.
+    ms: String,
+    /// Opening plies.
+    o: usize,
+    /// Setup dots ([`games::Setup`]'s text), empty for none.
+    su: String,
+    /// Time controls of [first, second].
+    tc: [&'a str; 2],
+    /// When it ended (RFC 3339).
+    dt: &'a str,
+}
+
+#[derive(Serialize)]
+struct DataJson<'a> {
+    name: &'a str,
+    bots: Vec<&'a str>,
+    /// `dots 39 32 cross`: the game and variant of each `v`.
+    variants: Vec<String>,
+    exports: Exports,
+    games: Vec<GameJson<'a>>,
+}
+
+/// The moves of a game of kind `game` as one string the page decodes: Dots two characters a ply, the
+/// [`ALPHABET`] letters of x − 1 and y − 1 (`ground` is `!!`); tic-tac-toe the letters of the column and
+/// row − 1; Connect Four the column digit. `None` if a move is not in the game's notation (the page then
+/// reads the moves as written).
+pub fn compact_moves(game: &str, moves: &[String]) -> Option<String> {
+    let letter = |k: u32| ALPHABET.get(k as usize).map(|&c| c as char);
+    let mut out = String::with_capacity(moves.len() * 2);
+    for m in moves {
+        match game {
+            "dots" => {
+                if m == "ground" {
+                    out.push_str("!!");
+                    continue;
+                }
+                let (x, y) = m.split_once('-')?;
+                let (x, y) = (x.parse::<u32>().ok()?, y.parse::<u32>().ok()?);
+                out.push(letter(x.checked_sub(1)?)?);
+                out.push(letter(y.checked_sub(1)?)?);
+            }
+            "tictactoe" => {
+                let mut chars = m.chars();
+                let col = chars.next().filter(char::is_ascii_lowercase)?;
+                let row = chars.as_str().parse::<u32>().ok()?;
+                out.push(letter(u32::from(col) - u32::from('a'))?);
+                out.push(letter(row.checked_sub(1)?)?);
+            }
+            "connect4" => {
+                let col = m.parse::<u32>().ok().filter(|c| (1..=9).contains(c))?;
+                out.push(char::from_digit(col, 10)?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// HTML-escapes text for element content and attribute values.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A signed Elo figure (`+12.3`, `−4.0`); `n/a` when not finite.
+fn elo(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else {
+        "n/a".into()
+    }
+}
+
+/// The whole page.
+pub fn render(page: &Page) -> String {
+    let mut body = String::new();
+    let records = page.records;
+    let spec = records
+        .first()
+        .map(|r| format!("{} {}", r.game, r.variant))
+        .unwrap_or_default();
+    let _ = write!(
+        body,
+        "<header><h1>{}</h1><p class=\"sub\">{} — {} games</p></header>",
+        esc(page.name),
+        esc(&spec),
+        records.len()
+    );
+    body.push_str("<nav><a href=\"#standings\">Standings</a> <a href=\"#crosstable\">Crosstable</a> \
+                   <a href=\"#forfeits\">Forfeits</a> <a href=\"#config\">Config</a> <a href=\"#games\">Games</a></nav>");
+    standings_html(&mut body, page);
+    crosstable_html(&mut body, page.report);
+    head_to_head_html(&mut body, page.report);
+    forfeits_html(&mut body, records);
+    config_html(&mut body, page);
+    exports_html(&mut body, page);
+    body.push_str(
+        "<section id=\"games\"><h2>Games</h2>\
+         <div class=\"filter\"><input id=\"filter\" type=\"search\" placeholder=\"filter: id, bot, result, termination\"> \
+         <span id=\"count\"></span> <button id=\"prev-page\">‹</button> <span id=\"page\"></span> \
+         <button id=\"next-page\">›</button></div>\
+         <table id=\"game-list\" class=\"list\"><thead><tr><th>id</th><th>round</th><th>first</th><th>second</th>\
+         <th>result</th><th>ending</th><th>plies</th><th>score</th><th>date</th></tr></thead><tbody></tbody></table>\
+         </section>\
+         <section id=\"viewer\" hidden><h2 id=\"viewer-title\"></h2><p id=\"viewer-info\"></p>\
+         <div class=\"viewer\"><div id=\"board\"></div><div class=\"side\">\
+         <div class=\"controls\"><button id=\"first\" title=\"first (Home)\">|◀</button>\
+         <button id=\"prev\" title=\"previous (←)\">◀</button><button id=\"next\" title=\"next (→)\">▶</button>\
+         <button id=\"last\" title=\"last (End)\">▶|</button> <span id=\"ply-label\"></span></div>\
+         <input id=\"ply\" type=\"range\" min=\"0\" max=\"0\" value=\"0\">\
+         <p id=\"move-info\"></p><p id=\"score\"></p><div id=\"moves\"></div><p id=\"links\"></p></div></div></section>",
+    );
+
+    let data = data_json(page);
+    // JSON inside <script>: no `<` at all, so no `</script>` or `<!--` can end or confuse the element.
+    let data = serde_json::to_string(&data)
+        .unwrap_or_else(|_| "{}".into())
+        .replace('<', "\\u003c");
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title} — arena report</title><style>{CSS}</style></head>\n<body>{body}\n\
+         <script type=\"application/json\" id=\"data\">{data}</script>\n<script>{JS}</script>\n</body></html>\n",
+        title = esc(page.name)
+    )
+}
+
+fn data_json<'a>(page: &Page<'a>) -> DataJson<'a> {
+    let mut bots: Vec<&str> = page
+        .report
+        .standings
+        .iter()
+        .map(|s| s.bot.as_str())
+        .collect();
+    let mut variants: Vec<String> = Vec::new();
+    let mut games = Vec::with_capacity(page.records.len());
+    for r in page.records {
+        let mut bot = |name: &'a str| match bots.iter().position(|b| *b == name) {
+            Some(k) => k,
+            None => {
+                bots.push(name);
+                bots.len() - 1
+            }
+        };
+        let (a, b) = (bot(&r.first), bot(&r.second));
+        let spec = format!("{} {}", r.game, r.variant);
+        let v = match variants.iter().position(|s| *s == spec) {
+            Some(k) => k,
+            None => {
+                variants.push(spec);
+                variants.len() - 1
+            }
+        };
+        let m = compact_moves(&r.game, &r.moves);
+        games.push(GameJson {
+            i: &r.id,
+            r: r.round,
+            p: r.pair,
+            v,
+            a,
+            b,
+            res: r.result.to_string(),
+            t: r.termination.as_str(),
+            d: &r.detail,
+            n: r.plies,
+            s: r.score,
+            mm: m.is_none().then(|| r.moves.join(" ")),
+            m,
+            ms: r
+                .move_ms
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            o: r.opening.len(),
+            su: r.setup.to_string(),
+            tc: [&r.time_control[0], &r.time_control[1]],
+            dt: &r.date,
+        });
+    }
+    DataJson {
+        name: page.name,
+        bots,
+        variants,
+        exports: page.exports,
+        games,
+    }
+}
+
+fn standings_html(out: &mut String, page: &Page) {
+    let rows = &page.report.standings;
+    let dots = rows.iter().any(|s| s.capture_diff.is_some());
+    out.push_str(
+        "<section id=\"standings\"><h2>Standings</h2><table class=\"num\"><thead><tr><th>#</th><th>bot</th>\
+         <th>games</th><th>points</th><th>score</th><th>+</th><th>=</th><th>−</th><th>Elo</th><th>95% interval</th>",
+    );
+    for kind in Termination::FORFEITS {
+        let _ = write!(out, "<th title=\"forfeits: {kind}\">{kind}</th>");
+    }
+    if dots {
+        out.push_str("<th title=\"own captured dots minus the opponents'\">captures ±</th>");
+    }
+    out.push_str("<th>ms/move</th></tr></thead><tbody>");
+    for s in rows {
+        let (e, interval) = match s.rating {
+            Some(r) => (elo(r.elo), format!("{} to {}", elo(r.low), elo(r.high))),
+            None => ("".into(), "".into()),
+        };
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td class=\"bot\">{}</td><td>{}</td><td>{}</td><td>{:.1}%</td><td>{}</td><td>{}</td>\
+             <td>{}</td><td>{e}</td><td>{interval}</td>",
+            s.rank,
+            esc(&s.bot),
+            s.games,
+            s.points,
+            s.score_pct(),
+            s.wins,
+            s.draws,
+            s.losses
+        );
+        for f in s.forfeits {
+            let _ = write!(
+                out,
+                "<td>{}</td>",
+                if f == 0 { String::new() } else { f.to_string() }
+            );
+        }
+        if dots {
+            let _ = write!(
+                out,
+                "<td>{}</td>",
+                s.capture_diff.map(|d| format!("{d:+}")).unwrap_or_default()
+            );
+        }
+        let _ = write!(
+            out,
+            "<td>{}</td></tr>",
+            s.ms_per_move()
+                .map(|m| format!("{m:.1}"))
+                .unwrap_or_default()
+        );
+    }
+    out.push_str("</tbody></table>");
+    if let Some(note) = &page.report.anchor_note {
+        let _ = write!(out, "<p class=\"note\">{}</p>", esc(note));
+    }
+    if let Some((_, r)) = &page.report.ratings {
+        let _ = write!(
+            out,
+            "<p>Elo by maximum likelihood over all games, 95% intervals by parametric bootstrap (see \
+             docs/statistics.md). First-move advantage {} Elo (95%: {} to {}).</p>",
+            elo(r.first_move_elo),
+            elo(r.first_move_interval95.0),
+            elo(r.first_move_interval95.1)
+        );
+    }
+    out.push_str("</section>");
+}
+
+fn crosstable_html(out: &mut String, report: &Report) {
+    let t = &report.crosstable;
+    out.push_str("<section id=\"crosstable\"><h2>Crosstable</h2><p>Points/games of the row's bot against the column's.</p>\
+                  <table class=\"num cross\"><thead><tr><th>bot</th>");
+    for k in 1..=t.bots.len() {
+        let _ = write!(out, "<th>{k}</th>");
+    }
+    out.push_str("</tr></thead><tbody>");
+    for (i, bot) in t.bots.iter().enumerate() {
+        let _ = write!(out, "<tr><td class=\"bot\">{} {}</td>", i + 1, esc(bot));
+        for j in 0..t.bots.len() {
+            if i == j {
+                out.push_str("<td class=\"diag\"></td>");
+            } else if t.games[i][j] == 0 {
+                out.push_str("<td></td>");
+            } else {
+                let _ = write!(out, "<td>{}/{}</td>", t.points[i][j], t.games[i][j]);
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+    if let Some((rated, r)) = &report.ratings {
+        if rated.len() > 2 {
+            let order: Vec<usize> = report
+                .standings
+                .iter()
+                .filter_map(|s| rated.iter().position(|n| *n == s.bot))
+                .collect();
+            out.push_str("<h3>Likelihood of superiority</h3><p>LOS, %: how likely the row's bot is stronger than the column's.</p>\
+                          <table class=\"num cross\"><thead><tr><th>bot</th>");
+            for k in 1..=order.len() {
+                let _ = write!(out, "<th>{k}</th>");
+            }
+            out.push_str("</tr></thead><tbody>");
+            for (k, &i) in order.iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "<tr><td class=\"bot\">{} {}</td>",
+                    k + 1,
+                    esc(&rated[i])
+                );
+                for &j in &order {
+                    if i == j {
+                        out.push_str("<td class=\"diag\"></td>");
+                    } else {
+                        let _ = write!(out, "<td>{:.0}</td>", 100.0 * r.los[i][j]);
+                    }
+                }
+                out.push_str("</tr>");
+            }
+            out.push_str("</tbody></table>");
+        }
+    }
+    out.push_str("</section>");
+}
+
+fn head_to_head_html(out: &mut String, report: &Report) {
+    let Some(h) = &report.head_to_head else {
+        return;
+    };
+    out.push_str("<section id=\"head-to-head\"><h2>Head to head</h2>");
+    if let Some(s) = &report.sprt {
+        sprt_html(out, s, h);
+    }
+    let _ = write!(
+        out,
+        "<pre>{}</pre></section>",
+        esc(&h.report(report.sprt.as_ref()).to_string())
+    );
+}
+
+/// The SPRT's state: its hypotheses, the LLR against its bounds and the decision so far.
+fn sprt_html(out: &mut String, s: &Sprt, h: &crate::head_to_head::HeadToHead) {
+    let (lower, upper) = s.bounds();
+    let llr = s.llr(&h.pentanomial);
+    let decision = match s.decide(&h.pentanomial) {
+        SprtDecision::AcceptH1 => format!(
+            "H1 accepted: {} is stronger than {} (elo = elo1)",
+            h.bot, h.opponent
+        ),
+        SprtDecision::AcceptH0 => format!(
+            "H0 accepted: {} is not stronger than {} by elo1 (elo = elo0)",
+            h.bot, h.opponent
+        ),
+        SprtDecision::Continue => "no decision yet".to_string(),
+    };
+    // Where the LLR stands between the bounds, 0–100 %, for the bar.
+    let at = if upper > lower {
+        (100.0 * (llr - lower) / (upper - lower)).clamp(0.0, 100.0)
+    } else {
+        50.0
+    };
+    let _ = write!(
+        out,
+        "<div id=\"sprt\"><h3>SPRT</h3><p>H0: elo = {} against H1: elo = {} ({:?} Elo), α = {}, β = {}; \
+         {} complete game pairs.</p><p class=\"llr\">LLR <b>{llr:.2}</b> (bounds {lower:.2}, {upper:.2}): \
+         <b>{}</b></p><div class=\"llrbar\"><span style=\"left:{at:.1}%\"></span></div></div>",
+        s.elo0,
+        s.elo1,
+        s.model,
+        s.alpha,
+        s.beta,
+        h.pentanomial.pairs(),
+        esc(&decision)
+    );
+}
+
+/// The most games listed per forfeit kind (the game list's filter finds the rest).
+const FORFEITS_LISTED: usize = 200;
+
+fn forfeits_html(out: &mut String, records: &[GameRecord]) {
+    out.push_str("<section id=\"forfeits\"><h2>Forfeits</h2>");
+    let total = records
+        .iter()
+        .filter(|r| r.termination.is_forfeit())
+        .count();
+    if total == 0 {
+        out.push_str("<p>No game was lost by forfeit.</p></section>");
+        return;
+    }
+    out.push_str("<table class=\"num\"><thead><tr><th>kind</th><th>games</th></tr></thead><tbody>");
+    for kind in Termination::FORFEITS {
+        let n = records.iter().filter(|r| r.termination == kind).count();
+        let _ = write!(out, "<tr><td>{kind}</td><td>{n}</td></tr>");
+    }
+    out.push_str("</tbody></table>");
+    for kind in Termination::FORFEITS {
+        let games: Vec<&GameRecord> = records.iter().filter(|r| r.termination == kind).collect();
+        if games.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            out,
+            "<h3>{kind} ({})</h3><table class=\"list\"><thead><tr><th>game</th><th>forfeited by</th>\
+             <th>against</th><th>detail</th></tr></thead><tbody>",
+            games.len()
+        );
+        for r in games.iter().take(FORFEITS_LISTED) {
+            let (loser, winner) = match forfeited_by(r) {
+                Some(Player::Second) => (&r.second, &r.first),
+                _ => (&r.first, &r.second),
+            };
+            let _ = write!(
+                out,
+                "<tr><td><a href=\"#{id}\">{id}</a></td><td class=\"bot\">{}</td><td class=\"bot\">{}</td><td>{}</td></tr>",
+                esc(loser),
+                esc(winner),
+                esc(&r.detail),
+                id = esc(&r.id)
+            );
+        }
+        out.push_str("</tbody></table>");
+        if games.len() > FORFEITS_LISTED {
+            let _ = write!(
+                out,
+                "<p>… and {} more: filter the games by “{kind}”.</p>",
+                games.len() - FORFEITS_LISTED
+            );
+        }
+    }
+    out.push_str("</section>");
+}
+
+fn config_html(out: &mut String, page: &Page) {
+    out.push_str("<section id=\"config\"><h2>Config</h2>");
+    // The time controls played, from the games themselves.
+    let mut tcs: Vec<String> = Vec::new();
+    for r in page.records {
+        for (k, tc) in r.time_control.iter().enumerate() {
+            if tc.is_empty() {
+                continue;
+            }
+            let bot = if k == 0 { &r.first } else { &r.second };
+            let line = format!("{bot}: {tc}");
+            if !tcs.contains(&line) {
+                tcs.push(line);
+            }
+        }
+    }
+    let Some(text) = page.config else {
+        out.push_str("<p>The folder has no config.toml.</p>");
+        if !tcs.is_empty() {
+            let _ = write!(
+                out,
+                "<p>Time controls (ms, budget+increment): {}</p>",
+                esc(&tcs.join("; "))
+            );
+        }
+        out.push_str("</section>");
+        return;
+    };
+    out.push_str("<table class=\"kv\"><tbody>");
+    match text.parse::<toml::Table>() {
+        Ok(table) => {
+            for (key, value) in &table {
+                if key == "bots" {
+                    continue;
+                }
+                config_rows(out, key, value);
+            }
+            if let Some(bots) = table.get("bots").and_then(|b| b.as_array()) {
+                for bot in bots.iter().filter_map(|b| b.as_table()) {
+                    let name = bot.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+                    let rest: Vec<String> = bot
+                        .iter()
+                        .filter(|(k, _)| *k != "name")
+                        .map(|(k, v)| format!("{k} = {v}"))
+                        .collect();
+                    let _ = write!(
+                        out,
+                        "<tr><th>bot {}</th><td>{}</td></tr>",
+                        esc(name),
+                        esc(&rest.join(", "))
+                    );
+                }
+            }
+        }
+        Err(e) => {
+            let _ = write!(
+                out,
+                "<tr><td>config.toml does not parse: {}</td></tr>",
+                esc(&e.to_string())
+            );
+        }
+    }
+    if !tcs.is_empty() {
+        let _ = write!(
+            out,
+            "<tr><th>time controls played</th><td>{} (ms: budget+increment)</td></tr>",
+            esc(&tcs.join("; "))
+        );
+    }
+    let _ = write!(
+        out,
+        "</tbody></table><details><summary>config.toml</summary><pre>{}</pre></details></section>",
+        esc(text)
+    );
+}
+
+/// One row per key of a top-level table (`time_control.inc_ms`), one for a plain value.
+fn config_rows(out: &mut String, key: &str, value: &toml::Value) {
+    match value {
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                config_rows(out, &format!("{key}.{k}"), v);
+            }
+        }
+        v => {
+            let _ = write!(
+                out,
+                "<tr><th>{}</th><td>{}</td></tr>",
+                esc(key),
+                esc(&v.to_string())
+            );
+        }
+    }
+}
+
+fn exports_html(out: &mut String, page: &Page) {
+    let e = page.exports;
+    let dots = page.records.iter().any(|r| r.game == "dots");
+    let c4 = page.records.iter().any(|r| r.game == "connect4");
+    out.push_str("<section id=\"records\"><h2>Game records</h2><p>");
+    if e.pgn {
+        out.push_str(
+            "<a href=\"export/games.pgn\">games.pgn</a> (every game, for Ordo and BayesElo) ",
+        );
+    }
+    if e.pons {
+        out.push_str(
+            "<a href=\"export/games.pons\">games.pons</a> (Connect Four, Pons's digit strings) ",
+        );
+    }
+    if e.sgf {
+        out.push_str("SGF of each Dots game: the link under its board. ");
+    }
+    let mut missing = Vec::new();
+    if !e.pgn {
+        missing.push("pgn");
+    }
+    if dots && !e.sgf {
+        missing.push("sgf");
+    }
+    if c4 && !e.pons {
+        missing.push("pons");
+    }
+    if !missing.is_empty() {
+        let _ = write!(
+            out,
+            "Not exported yet: {} (<code>arena export &lt;this folder&gt; --format {}</code> writes them into export/, \
+             then <code>arena report</code> links them).",
+            missing.join(", "),
+            missing.join("|")
+        );
+    }
+    out.push_str("</p></section>");
+}
+
+/// Writes `<dir>/report.html` for the tournament `name` from its `records` and their `report`,
+/// reading the config copy `<dir>/config.toml` (when there is one) and looking for the files of
+/// `arena export` in `<dir>/export/`. Returns the page's path.
+///
+/// # Errors
+/// The page cannot be written (with its path).
+pub fn write(dir: &Path, name: &str, records: &[GameRecord], report: &Report) -> Result<PathBuf> {
+    let config = std::fs::read_to_string(dir.join("config.toml")).ok();
+    let page = Page {
+        name,
+        records,
+        report,
+        config: config.as_deref(),
+        exports: Exports::find(dir, records),
+    };
+    let path = dir.join(FILE);
+    // Through a temporary file and a rename: a web server never serves half a page.
+    let tmp = dir.join(format!(".{FILE}.tmp"));
+    std::fs::write(&tmp, render(&page)).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
+/// `arena report <dir>`: the page of a results folder from its `games.csv` and its config copy, rated as
+/// `arena run` rated it (the config's `anchor`; the SPRT of a `format = "sprt"` match). Returns the
+/// page's path and the number of games.
+///
+/// # Errors
+/// A folder without `games.csv`, an unreadable one, or a page that cannot be written.
+pub fn report_results(dir: &Path) -> Result<(PathBuf, usize)> {
+    let results = crate::results::ResultsDir {
+        path: dir.to_path_buf(),
+    };
+    anyhow::ensure!(
+        results.games_csv().exists(),
+        "{} has no games.csv",
+        dir.display()
+    );
+    let records = results.read_games()?;
+    let config = std::fs::read_to_string(dir.join("config.toml"))
+        .ok()
+        .and_then(|text| crate::config::Config::parse(&text, &dir.join("config.toml")).ok());
+    // The config's bots in its order (the SPRT's first bot first), those that played.
+    let names: Vec<String> = config
+        .iter()
+        .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
+        .filter(|n| records.iter().any(|r| r.first == *n || r.second == *n))
+        .collect();
+    let sprt = config.as_ref().and_then(|c| {
+        let s = c.sprt.as_ref()?;
+        (c.format == crate::config::Format::Sprt && names.len() == 2)
+            .then(|| Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, s.model.parse().ok()?).ok())
+            .flatten()
+    });
+    let opts = ReportOptions {
+        anchor: config.as_ref().and_then(|c| c.anchor.clone()),
+        sprt,
+        ..ReportOptions::default()
+    };
+    let report = Report::new(&names, &records, &opts)?;
+    let name = config.as_ref().map_or_else(
+        || {
+            dir.file_name().map_or_else(
+                || dir.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        },
+        |c| c.name.clone(),
+    );
+    let path = write(dir, &name, &records, &report)?;
+    Ok((path, records.len()))
+}
+
+/// The side that forfeited a game lost by forfeit (a forfeit is a loss: the loser); `None` for a game
+/// that did not end by forfeit.
+pub fn forfeited_by(r: &GameRecord) -> Option<Player> {
+    r.termination.is_forfeit().then_some(match r.result {
+        GameResult::FirstWins => Player::Second,
+        _ => Player::First,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_moves_take_two_characters_a_dots_ply_and_fall_back_on_odd_words() {
+        let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            compact_moves("dots", &words("1-1 20-17 64-64 ground")).as_deref(),
+            Some("00jg__!!")
+        );
+        assert_eq!(
+            compact_moves("tictactoe", &words("a1 c3 z26")).as_deref(),
+            Some("0022pp")
+        );
+        assert_eq!(
+            compact_moves("connect4", &words("4 4 7")).as_deref(),
+            Some("447")
+        );
+        for (game, bad) in [
+            ("dots", "0-1"),
+            ("dots", "65-1"),
+            ("connect4", "10"),
+            ("tictactoe", "A1"),
+        ] {
+            assert_eq!(compact_moves(game, &words(bad)), None, "{game} {bad}");
+        }
+    }
+
+    #[test]
+    fn the_page_embeds_its_data_without_a_closing_tag_and_escapes_names() {
+        let mut g = GameRecord::example("<b>", "x</script>", GameResult::FirstWins);
+        g.moves = words("4 4 4");
+        g.plies = 3;
+        g.termination = Termination::Timeout;
+        g.detail = "x</script><script>alert(1)</script>".into();
+        let records = vec![g];
+        let report = Report::new(&[], &records, &ReportOptions::default()).unwrap();
+        let html = render(&Page {
+            name: "t<1>",
+            records: &records,
+            report: &report,
+            config: Some("name = \"t\"\n[time_control]\ntime_ms = 1000\n"),
+            exports: Exports::default(),
+        });
+        assert_eq!(
+            html.matches("</script>").count(),
+            2,
+            "only the two script elements close"
+        );
+        assert!(html.contains("<h1>t&lt;1&gt;</h1>"));
+        assert!(html.contains("time_control.time_ms"));
+        assert!(html.contains("<h3>timeout (1)</h3>"));
+        // The data parses back to the game.
+        let start = html.find("id=\"data\">").unwrap() + "id=\"data\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let data: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(data["games"][0]["m"], "444");
+        assert_eq!(data["games"][0]["d"], "x</script><script>alert(1)</script>");
+        fn words(s: &str) -> Vec<String> {
+            s.split_whitespace().map(String::from).collect()
+        }
+    }
+}

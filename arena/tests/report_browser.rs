@@ -1,0 +1,426 @@
+//! End-to-end test of `report.html` in a real browser: for each game, a small tournament of built-in
+//! bots runs into a temporary folder, headless Chromium opens the report through the DevTools protocol
+//! (the `headless_chrome` crate), a game is clicked, and after every ply stepped (buttons, arrow keys,
+//! the slider) the pieces drawn on the SVG board (their `data-cell`, `data-owner`, `data-captured`,
+//! `data-dead` attributes) must equal the position the `games` crate reaches after that many plies.
+//!
+//! Needs Debian's `chromium` (`.ci/run` installs it); without it the test prints why and skips.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use arena::record::GameRecord;
+use games::dots::Point;
+use games::{Connect4, Dots, Game, GameSpec, TicTacToe};
+use headless_chrome::{Browser, LaunchOptions, Tab};
+
+/// The browser: `chromium` on the PATH (Debian's package), or `None`.
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("chromium"))
+        .find(|p| p.is_file())
+}
+
+/// Headless Chromium with a fresh profile in `profile`, as root needs it (no sandbox), and no traffic of
+/// its own (no component updates, sync, background networking).
+fn launch(exe: PathBuf, profile: &Path) -> Browser {
+    let args: Vec<&OsStr> = [
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    .iter()
+    .map(OsStr::new)
+    .collect();
+    let opts = LaunchOptions::default_builder()
+        .path(Some(exe))
+        .headless(true)
+        .sandbox(false)
+        .window_size(Some((1200, 1000)))
+        .user_data_dir(Some(profile.to_path_buf()))
+        .idle_browser_timeout(Duration::from_secs(120))
+        .args(args)
+        .build()
+        .expect("launch options");
+    Browser::new(opts).expect("starting chromium")
+}
+
+/// One piece as the test compares it: `cell owner captured dead`, e.g. `5-5 second 1 ` for a captured
+/// dot, `4-4 first  1` for an empty point inside a base of the first player.
+fn piece(cell: &str, owner: games::Player, captured: &str, dead: &str) -> String {
+    format!("{cell} {owner} {captured} {dead}")
+}
+
+/// The pieces the page draws now, and the ply and score it says it shows.
+fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String) {
+    let js = "JSON.stringify({ply: +document.querySelector('#board svg').getAttribute('data-ply'), \
+              score: document.querySelector('#board svg').getAttribute('data-score') || '', \
+              pieces: Array.from(document.querySelectorAll('#board [data-cell]')).map(e => \
+              [e.dataset.cell, e.dataset.owner, e.dataset.captured || '', e.dataset.dead || ''].join(' '))})";
+    let value = tab.evaluate(js, false).expect("evaluate").value;
+    let text = value
+        .and_then(|v| v.as_str().map(str::to_string))
+        .expect("a string");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let pieces = v["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    (
+        pieces,
+        v["ply"].as_u64().unwrap(),
+        v["score"].as_str().unwrap().to_string(),
+    )
+}
+
+/// The pieces of the games crate's position after the first `ply` plies of `r`, and the Dots score
+/// (`a:b`, empty for the other games).
+fn expected(r: &GameRecord, ply: usize) -> (BTreeSet<String>, String) {
+    let spec: GameSpec = format!("{} {}", r.game, r.variant).parse().unwrap();
+    let moves = r.moves[..ply].iter().map(String::as_str);
+    let mut out = BTreeSet::new();
+    match spec {
+        GameSpec::TicTacToe { width, height, k } => {
+            let mut pos = TicTacToe::new(width, height, k);
+            games::play_moves(&mut pos, moves).unwrap();
+            for col in 0..width {
+                for row in 0..height {
+                    if let Some(p) = pos.get(col, row) {
+                        let cell = format!("{}{}", char::from(b'a' + col), row + 1);
+                        out.insert(piece(&cell, p, "", ""));
+                    }
+                }
+            }
+            (out, String::new())
+        }
+        GameSpec::Connect4 { width, height } => {
+            let mut pos = Connect4::new(width, height);
+            games::play_moves(&mut pos, moves).unwrap();
+            for col in 0..width {
+                for row in 0..height {
+                    if let Some(p) = pos.get(col, row) {
+                        out.insert(piece(&format!("{}-{}", col + 1, row + 1), p, "", ""));
+                    }
+                }
+            }
+            (out, String::new())
+        }
+        GameSpec::Dots {
+            width,
+            height,
+            start,
+        } => {
+            let mut pos = Dots::with_setup(width, height, start, &r.setup).unwrap();
+            games::play_moves(&mut pos, moves).unwrap();
+            for (x, y, point) in pos.points() {
+                let cell = format!("{x}-{y}");
+                match point {
+                    Point::Dot(p) => out.insert(piece(&cell, p, "0", "")),
+                    Point::Captured(p) => out.insert(piece(&cell, p, "1", "")),
+                    Point::Dead(p) => out.insert(piece(&cell, p, "", "1")),
+                    Point::Empty | Point::House(_) => false,
+                };
+            }
+            let s = pos.score().unwrap();
+            (out, format!("{}:{}", s[0], s[1]))
+        }
+    }
+}
+
+/// Asserts that the page shows `r` after `ply` plies.
+fn check(tab: &Tab, r: &GameRecord, ply: usize) {
+    let (pieces, shown_ply, score) = shown(tab);
+    let (want, want_score) = expected(r, ply);
+    assert_eq!(
+        shown_ply, ply as u64,
+        "{}: the page is at another ply",
+        r.id
+    );
+    let missing: Vec<&String> = want.difference(&pieces).collect();
+    let extra: Vec<&String> = pieces.difference(&want).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{} after {ply} plies: the page lacks {missing:?} and shows {extra:?} that the rules do not have",
+        r.id
+    );
+    assert_eq!(score, want_score, "{} after {ply} plies: score", r.id);
+}
+
+/// Runs `config` (a tournament named `name`) into `dir`, opens its report in Chromium, clicks game `pick`
+/// of its records, and checks the board at every ply: from the start with the next button, one back with
+/// the left arrow, to the end with End, then the middle through the slider. Returns the game checked.
+fn replay_in_browser(
+    exe: PathBuf,
+    config: &str,
+    name: &str,
+    pick: fn(&[GameRecord]) -> usize,
+) -> GameRecord {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write_config(dir.path(), name, config);
+    let out = common::run(dir.path(), &path, &["--no-progress"]);
+    assert!(out.status.success(), "{}", common::text(&out));
+    let records = common::games(dir.path(), name);
+    let r = records[pick(&records)].clone();
+    let report = dir.path().join("results").join(name).join("report.html");
+    assert!(report.is_file(), "the run wrote no report.html");
+
+    let browser = launch(exe, &dir.path().join("profile"));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&format!("file://{}", report.display()))
+        .unwrap()
+        .wait_until_navigated()
+        .unwrap();
+    tab.wait_for_element(&format!("#game-list tr[data-game=\"{}\"]", r.id))
+        .unwrap()
+        .click()
+        .unwrap();
+    let n = r.moves.len();
+    // Opened at its last ply.
+    tab.wait_for_element(&format!("#board svg[data-game=\"{}\"]", r.id))
+        .unwrap();
+    check(&tab, &r, n);
+    tab.find_element("#first").unwrap().click().unwrap();
+    check(&tab, &r, 0);
+    let next = tab.find_element("#next").unwrap();
+    for ply in 1..=n {
+        next.click().unwrap();
+        check(&tab, &r, ply);
+    }
+    tab.press_key("ArrowLeft").unwrap();
+    check(&tab, &r, n - 1);
+    tab.press_key("Home").unwrap();
+    check(&tab, &r, 0);
+    tab.press_key("End").unwrap();
+    check(&tab, &r, n);
+    // The slider, as a user drags it: its value, then an input event.
+    tab.evaluate(
+        &format!(
+            "(() => {{ const s = document.getElementById('ply'); s.value = {}; \
+             s.dispatchEvent(new Event('input')); return 1; }})()",
+            n / 2
+        ),
+        false,
+    )
+    .unwrap();
+    check(&tab, &r, n / 2);
+    r
+}
+
+/// `Some(chromium)`, or `None` after printing why the test skips.
+fn browser_or_skip() -> Option<PathBuf> {
+    let exe = chromium();
+    if exe.is_none() {
+        eprintln!("skipped: no chromium on the PATH (Debian: apt-get install chromium; .ci/run installs it)");
+    }
+    exe
+}
+
+#[test]
+fn tic_tac_toe_boards_in_the_report_follow_the_rules_ply_by_ply() {
+    let Some(exe) = browser_or_skip() else { return };
+    let config = r#"
+name = "ttt"
+games_per_pair = 2
+seed = 3
+concurrency = 1
+[game]
+name = "tictactoe"
+[time_control]
+time_ms = 20000
+[[bots]]
+name = "random-1"
+builtin = "random"
+options = { seed = 1 }
+[[bots]]
+name = "random-2"
+builtin = "random"
+options = { seed = 2 }
+"#;
+    // The longest game.
+    let r = replay_in_browser(exe, config, "ttt", |g| {
+        (0..g.len()).max_by_key(|&k| g[k].moves.len()).unwrap()
+    });
+    assert!(r.moves.len() >= 5);
+}
+
+#[test]
+fn connect_four_boards_in_the_report_follow_the_rules_ply_by_ply() {
+    let Some(exe) = browser_or_skip() else { return };
+    let config = r#"
+name = "c4"
+games_per_pair = 2
+seed = 4
+concurrency = 1
+[game]
+name = "connect4"
+[time_control]
+time_ms = 20000
+[[bots]]
+name = "random"
+builtin = "random"
+options = { seed = 5 }
+[[bots]]
+name = "minimax"
+builtin = "minimax"
+options = { depth = 2, seed = 3 }
+"#;
+    let r = replay_in_browser(exe, config, "c4", |g| {
+        (0..g.len()).max_by_key(|&k| g[k].moves.len()).unwrap()
+    });
+    assert!(r.moves.len() >= 7);
+}
+
+#[test]
+fn dots_boards_in_the_report_show_captures_and_setup_dots_as_the_rules_do() {
+    let Some(exe) = browser_or_skip() else { return };
+    // An 8×8 board from an SGF start: a cross of setup dots, as zagram deals them.
+    let dir = tempfile::tempdir().unwrap();
+    let sgf = dir.path().join("start.sgf");
+    std::fs::write(
+        &sgf,
+        "(;FF[4]GM[40]SZ[8:8]AB[cc][dd]AW[cd][dc])\n(;FF[4]GM[40]SZ[8:8]AB[ef][fe]AW[ee][ff])\n",
+    )
+    .unwrap();
+    let config = format!(
+        r#"
+name = "dots"
+games_per_pair = 4
+seed = 5
+concurrency = 1
+[game]
+name = "dots"
+width = 8
+height = 8
+start = "empty"
+[openings]
+file = "{}"
+[time_control]
+time_ms = 20000
+[[bots]]
+name = "random-1"
+builtin = "random"
+options = {{ seed = 1 }}
+[[bots]]
+name = "random-2"
+builtin = "random"
+options = {{ seed = 2 }}
+"#,
+        sgf.display()
+    );
+    // The game with the most captures.
+    let r = replay_in_browser(exe, &config, "dots", |g| {
+        (0..g.len())
+            .max_by_key(|&k| g[k].score.map_or(0, |s| s[0] + s[1]))
+            .unwrap()
+    });
+    assert!(!r.setup.is_empty(), "the game has setup dots");
+    let s = r.score.unwrap();
+    assert!(s[0] + s[1] > 0, "the game checked has a capture: {s:?}");
+}
+
+/// Random full games on the standard 39×32 board (about 1,200 plies, dozens of bases, houses and
+/// captures of captures), written straight into a results folder, then `arena report`: the board at every
+/// 25th ply and at the end must be the rules' position.
+#[test]
+fn full_random_dots_games_in_the_report_match_the_rules_every_25_plies() {
+    use arena::record::{GameResult, Termination};
+    use games::dots::Start;
+    use games::Outcome;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+
+    let Some(exe) = browser_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("random");
+    std::fs::create_dir_all(&results).unwrap();
+    let mut writer = arena::results::ResultsDir {
+        path: results.clone(),
+    }
+    .appender()
+    .unwrap();
+    let mut records = Vec::new();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(10);
+    for k in 1..=3 {
+        let mut pos = Dots::new(39, 32, Start::Cross);
+        let mut order = pos.legal_moves();
+        order.shuffle(&mut rng);
+        let mut moves = Vec::new();
+        for m in order {
+            if pos.is_legal(m) {
+                pos.play_unchecked(m);
+                moves.push(m.to_string());
+            }
+        }
+        let mut r = GameRecord {
+            id: format!("g{k:04}"),
+            round: 1,
+            pair: k,
+            game: "dots".into(),
+            variant: "39 32 cross".into(),
+            first: "a".into(),
+            second: "b".into(),
+            result: GameResult::from_winner(pos.outcome().and_then(Outcome::winner)),
+            termination: Termination::Normal,
+            detail: String::new(),
+            plies: moves.len() as u32,
+            score: pos.score(),
+            time_ms: [0, 0],
+            time_control: [String::new(), String::new()],
+            move_ms: vec![1; moves.len()],
+            opening: Vec::new(),
+            setup: games::Setup::default(),
+            moves,
+            seed: k.into(),
+            date: String::new(),
+        };
+        writer.append(&r).unwrap();
+        r.move_ms.clear();
+        records.push(r);
+    }
+    drop(writer);
+    let out = common::arena()
+        .arg("report")
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::text(&out));
+
+    let browser = launch(exe, &dir.path().join("profile"));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&format!("file://{}", results.join("report.html").display()))
+        .unwrap()
+        .wait_until_navigated()
+        .unwrap();
+    for r in &records {
+        tab.wait_for_element(&format!("#game-list tr[data-game=\"{}\"]", r.id))
+            .unwrap()
+            .click()
+            .unwrap();
+        tab.wait_for_element(&format!("#board svg[data-game=\"{}\"]", r.id))
+            .unwrap();
+        let n = r.moves.len();
+        // Forwards, then backwards from the end (from the snapshots the page keeps every 64 plies).
+        for ply in (0..n).step_by(25).chain([n, n / 3, 100, 63, 64, 65]) {
+            tab.evaluate(
+                &format!(
+                    "(() => {{ const s = document.getElementById('ply'); s.value = {ply}; \
+                     s.dispatchEvent(new Event('input')); return 1; }})()"
+                ),
+                false,
+            )
+            .unwrap();
+            check(&tab, r, ply);
+        }
+    }
+}
