@@ -58,10 +58,11 @@ fn piece(cell: &str, owner: games::Player, captured: &str, dead: &str) -> String
     format!("{cell} {owner} {captured} {dead}")
 }
 
-/// The pieces the page draws now, and the ply and score it says it shows.
-fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String) {
+/// The pieces the page draws now, the ply and score it says it shows, and its line about the last move.
+fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String, String) {
     let js = "JSON.stringify({ply: +document.querySelector('#board svg').getAttribute('data-ply'), \
               score: document.querySelector('#board svg').getAttribute('data-score') || '', \
+              info: document.getElementById('move-info').textContent, \
               pieces: Array.from(document.querySelectorAll('#board [data-cell]')).map(e => \
               [e.dataset.cell, e.dataset.owner, e.dataset.captured || '', e.dataset.dead || ''].join(' '))})";
     let value = tab.evaluate(js, false).expect("evaluate").value;
@@ -79,6 +80,7 @@ fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String) {
         pieces,
         v["ply"].as_u64().unwrap(),
         v["score"].as_str().unwrap().to_string(),
+        v["info"].as_str().unwrap().to_string(),
     )
 }
 
@@ -138,7 +140,7 @@ fn expected(r: &GameRecord, ply: usize) -> (BTreeSet<String>, String) {
 
 /// Asserts that the page shows `r` after `ply` plies.
 fn check(tab: &Tab, r: &GameRecord, ply: usize) {
-    let (pieces, shown_ply, score) = shown(tab);
+    let (pieces, shown_ply, score, info) = shown(tab);
     let (want, want_score) = expected(r, ply);
     assert_eq!(
         shown_ply, ply as u64,
@@ -153,6 +155,17 @@ fn check(tab: &Tab, r: &GameRecord, ply: usize) {
         r.id
     );
     assert_eq!(score, want_score, "{} after {ply} plies: score", r.id);
+    // The time the last move took, as games.csv has it (none for an opening ply).
+    if let Some(ms) = ply
+        .checked_sub(r.opening.len() + 1)
+        .and_then(|k| r.move_ms.get(k))
+    {
+        assert!(
+            info.contains(&format!("in {ms} ms")),
+            "{} after {ply} plies: {info:?} lacks the move's {ms} ms",
+            r.id
+        );
+    }
 }
 
 /// Runs `config` (a tournament named `name`) into `dir`, opens its report in Chromium, clicks game `pick`

@@ -96,7 +96,7 @@ struct GameJson<'a> {
     /// … and then the moves as `games.csv` holds them (space-separated).
     #[serde(skip_serializing_if = "Option::is_none")]
     mm: Option<String>,
-    /// ms per ply after the opening, space-separated, as in `games.csv`.
+    /// ms per ply after the opening, as [`compact_ms`] writes them.
     ms: String,
     /// Opening plies.
     o: usize,
@@ -152,6 +152,31 @@ pub fn compact_moves(game: &str, moves: &[String]) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// Move times (ms) as one string the page decodes: each number in base 32, most significant digit first,
+/// every digit but the last from the upper half of [`ALPHABET`] and the last from the lower half, so the
+/// numbers need no separator (`5` → `5`, `1000` → `_8`): one character up to 31 ms, two up to 1,023 ms,
+/// three up to 32,767 ms.
+pub fn compact_ms(ms: &[u64]) -> String {
+    let mut out = String::with_capacity(ms.len() * 2);
+    let mut digits = Vec::new();
+    for &v in ms {
+        digits.clear();
+        let mut v = v;
+        loop {
+            digits.push((v % 32) as usize);
+            v /= 32;
+            if v == 0 {
+                break;
+            }
+        }
+        for (k, &d) in digits.iter().enumerate().rev() {
+            let half = if k == 0 { 0 } else { 32 };
+            out.push(ALPHABET[half + d] as char);
+        }
+    }
+    out
 }
 
 /// HTML-escapes text for element content and attribute values.
@@ -274,12 +299,7 @@ fn data_json<'a>(page: &Page<'a>) -> DataJson<'a> {
             s: r.score,
             mm: m.is_none().then(|| r.moves.join(" ")),
             m,
-            ms: r
-                .move_ms
-                .iter()
-                .map(u64::to_string)
-                .collect::<Vec<_>>()
-                .join(" "),
+            ms: compact_ms(&r.move_ms),
             o: r.opening.len(),
             su: r.setup.to_string(),
             tc: [&r.time_control[0], &r.time_control[1]],
@@ -766,6 +786,7 @@ mod tests {
             compact_moves("connect4", &words("4 4 7")).as_deref(),
             Some("447")
         );
+        assert_eq!(compact_ms(&[5, 1000, 0, 31, 32, 40_000]), "5_80vx0xDy0");
         for (game, bad) in [
             ("dots", "0-1"),
             ("dots", "65-1"),

@@ -39,6 +39,17 @@
     return out;
   }
 
+  // The move times of html.rs's compact_ms: base 32, the digits before the last from the upper half of
+  // the alphabet.
+  function decodeMs(s) {
+    var out = [], acc = 0;
+    for (var k = 0; k < s.length; k++) {
+      var d = ALPHABET.indexOf(s[k]);
+      if (d >= 32) { acc = acc * 32 + d - 32; } else { out.push(acc * 32 + d); acc = 0; }
+    }
+    return out;
+  }
+
   // ---- Tic-tac-toe (games/src/tictactoe.rs): squares a1.., column letter, row from the bottom. ----
   function TicTacToe(w, h) {
     this.w = w; this.h = h; this.cells = new Int8Array(w * h).fill(-1); this.ply = 0; this.last = -1;
@@ -474,7 +485,7 @@
     var spec = D.variants[g.v], kind = spec.split(' ')[0];
     var moves = decodeMoves(g, kind);
     var board = newBoard(spec, g.su);
-    current = { g: g, kind: kind, moves: moves, board: board, snaps: [board.save()], ms: g.ms ? g.ms.split(' ') : [], ply: 0 };
+    current = { g: g, kind: kind, moves: moves, board: board, snaps: [board.save()], ms: decodeMs(g.ms), ply: 0 };
     $('viewer').hidden = false;
     $('viewer-title').textContent = g.i + ': ' + D.bots[g.a] + ' vs ' + D.bots[g.b];
     var info = spec + ' — round ' + g.r + ', game pair ' + g.p + ' — ' + resultText(g) + ', ' + g.t + (g.d ? ' (' + g.d + ')' : '') + ', ' + g.n + ' plies';
