@@ -8,6 +8,7 @@
 //! also takes as opening books. The `arena` binary is a thin command line over these.
 
 pub mod bench;
+pub mod book;
 pub mod clock;
 pub mod config;
 pub mod crosstable;
