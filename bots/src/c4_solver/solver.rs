@@ -314,8 +314,8 @@ impl<G: Geometry> Solver<G> {
             let r = self.search(b, med, med + 1);
             if self.aborted {
                 return Solved::Partial {
-                    lower: min,
-                    upper: max,
+                    lower: clamp(min),
+                    upper: clamp(max),
                     best,
                 };
             }
@@ -328,7 +328,11 @@ impl<G: Geometry> Solver<G> {
                 best = self.root_best;
             }
         }
-        Solved::Exact { score: min, best }
+        // Fail-soft probes may prove more than the clamped window asks: keep the sign only.
+        Solved::Exact {
+            score: clamp(min),
+            best,
+        }
     }
 
     /// Whether `col` (0-based) scores at least `score` in `b`, for a root move the narrowing did not
@@ -728,7 +732,8 @@ mod tests {
     #[test]
     fn a_budget_stops_the_search_with_what_it_proved() {
         let b = Board::from_moves(Std7x6, "").unwrap();
-        let mut s = Solver::new(Std7x6, 4);
+        // Without the book, which holds the empty board.
+        let mut s = Solver::new(Std7x6, 4).with_book(None);
         let r = s.solve(
             &b,
             Budget {
