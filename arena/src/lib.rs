@@ -10,6 +10,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod clock;
 pub mod config;
 pub mod crosstable;

@@ -186,11 +186,50 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Solve positions: `arena solve connect4` reads positions in Pascal Pons's notation (column digits
-    /// 1–7, one position per line) on stdin and prints `position score nodes µs` for each.
+    /// Solve positions: `arena solve connect4 [W H]` reads positions in Pascal Pons's notation (column
+    /// digits 1–W, one position per line) on stdin and prints `position score nodes µs` for each; the
+    /// 7×6 book answers positions near the start at once. Any size with W <= 9 and W × (H + 1) <= 64.
     Solve {
-        /// The game: only connect4 (7×6) for now.
+        /// The game: only connect4.
+        #[arg(value_parser = ["connect4"])]
         game: String,
+        /// Columns (default 7; give the rows too).
+        #[arg(requires = "height")]
+        width: Option<u32>,
+        /// Rows (default 6).
+        height: Option<u32>,
+        /// A score for every column: `position s1 … sW nodes µs` (`-` for a full column), as Pons's -a.
+        #[arg(long)]
+        analyze: bool,
+        /// Win, draw or loss only (1, 0, -1), which is quicker.
+        #[arg(long)]
+        weak: bool,
+        /// Search without the opening book.
+        #[arg(long)]
+        no_book: bool,
+    },
+    /// Build the Connect Four opening book with the solver: every position of at most --all-depth plies,
+    /// and the positions of at most --depth plies a perfect player meets on either side. Resumes from
+    /// <out>.progress. Example: `nice arena book connect4 --depth 12 --out bots/data/connect4-book.bin`.
+    Book {
+        /// The game: only connect4 (7×6).
+        #[arg(value_parser = ["connect4"])]
+        game: String,
+        /// The deepest positions, plies.
+        #[arg(long, default_value_t = 12)]
+        depth: u32,
+        /// Every position up to this many plies.
+        #[arg(long, default_value_t = 2)]
+        all_depth: u32,
+        /// The book file to write.
+        #[arg(long, default_value = "connect4-book.bin")]
+        out: PathBuf,
+        /// The solver's transposition table, MiB.
+        #[arg(long, default_value_t = 1024)]
+        hash_mb: usize,
+        /// Plain lines even on a terminal.
+        #[arg(long)]
+        no_progress: bool,
     },
     /// Measure tournament throughput and the arena's overhead per move against a bare pipe round trip;
     /// `arena bench containment` the cost of each containment layer; `arena bench soak` a long
@@ -349,7 +388,41 @@ fn main() -> ExitCode {
                 },
             },
         ),
-        Command::Solve { game } => solve(&game),
+        Command::Solve {
+            game: _,
+            width,
+            height,
+            analyze,
+            weak,
+            no_book,
+        } => solve(bots::c4_solver::SolveOptions {
+            width: width.unwrap_or(7),
+            height: height.unwrap_or(6),
+            analyze,
+            weak,
+            book: !no_book,
+        }),
+        Command::Book {
+            game: _,
+            depth,
+            all_depth,
+            out,
+            hash_mb,
+            no_progress,
+        } => arena::book::build_connect4(&arena::book::BookOptions {
+            depth,
+            all_depth,
+            out,
+            hash_mb,
+            progress_bar: !no_progress,
+        })
+        .map(|s| {
+            println!(
+                "{} entries ({} solved in this run) in {:.1} s",
+                s.entries, s.solved, s.seconds
+            );
+            ExitCode::SUCCESS
+        }),
         Command::Analyze { dir, nodes } => analyze(&dir, nodes),
         Command::Replay {
             dir,
@@ -580,14 +653,11 @@ fn tune(config: &Path, opts: arena::tune::TuneOptions) -> Result<ExitCode> {
     })
 }
 
-fn solve(game: &str) -> Result<ExitCode> {
-    anyhow::ensure!(
-        game == "connect4",
-        "arena solve knows only connect4 (7×6), not {game:?}"
-    );
+fn solve(opts: bots::c4_solver::SolveOptions) -> Result<ExitCode> {
+    bots::c4_solver::check_solvable(opts.width, opts.height).map_err(anyhow::Error::msg)?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    match bots::c4_solver::solve_lines(stdin, stdout) {
+    match bots::c4_solver::solve_lines_with(stdin, stdout, &opts) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         other => other
             .context("solving positions")

@@ -3,7 +3,8 @@
 //! Solves every position of each set (the table cleared before each, as Pons's harness does) and prints,
 //! set by set, the mean time and nodes per position and whether every score was exact. Arguments (after
 //! `--`): set names to run instead of the default ones (`Test_L1_R3`, …), and `--every K` to take only
-//! every K-th line, `--first N` to take only the first N lines, `--hash MB` for the table size.
+//! every K-th line, `--first N` to take only the first N lines, `--hash MB` for the table size,
+//! `--no-book` to search without the built-in opening book (positions it holds take no search).
 //!
 //! `mean µs` is wall-clock time per position, as Pons's harness measures it; `mean cpu µs` (Linux only)
 //! leaves out the time the thread waited for a core, which is what to compare on a busy machine.
@@ -31,6 +32,7 @@ fn main() {
     let mut every = 1usize;
     let mut first = usize::MAX;
     let mut hash_mb = SOLVE_HASH_MB;
+    let mut book = true;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -42,6 +44,7 @@ fn main() {
                     .unwrap_or(usize::MAX)
             }
             "--hash" => hash_mb = args.next().and_then(|v| v.parse().ok()).unwrap_or(hash_mb),
+            "--no-book" => book = false,
             "--bench" => {}
             s if s.starts_with("Test_") => sets.push(s.to_string()),
             _ => {}
@@ -56,6 +59,9 @@ fn main() {
         return;
     }
     let mut solver = Solver::new(Std7x6, hash_mb);
+    if !book {
+        solver.set_book(None);
+    }
     println!(
         "{:<12} {:>6} {:>12} {:>14} {:>6} {:>12}",
         "set", "lines", "mean µs", "mean nodes", "exact", "mean cpu µs"

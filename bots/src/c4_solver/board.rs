@@ -206,6 +206,34 @@ impl<G: Geometry> Board<G> {
         })
     }
 
+    /// The board of a key ([`key`](Board::key)): a column of `k` stones holds `2^k - 1 +` the mover's
+    /// stones there, a number in `2^k - 1 ..= 2^(k+1) - 2`, so `k` is the highest bit of the field
+    /// plus one. `None` when a field does not fit its column.
+    pub fn from_key(geom: G, key: u64) -> Option<Self> {
+        let h1 = geom.height() + 1;
+        let (mut current, mut mask, mut moves) = (0u64, 0u64, 0u32);
+        for c in 0..geom.width() {
+            let field = (key >> (c * h1)) & ((1u64 << h1) - 1);
+            let k = 63 - (field + 1).leading_zeros();
+            if k > geom.height() {
+                return None;
+            }
+            let stones = (1u64 << k) - 1;
+            mask |= stones << (c * h1);
+            current |= (field - stones) << (c * h1);
+            moves += k;
+        }
+        if key >> (geom.width() * h1) != 0 || current & !mask != 0 {
+            return None;
+        }
+        Some(Board {
+            geom,
+            current,
+            mask,
+            moves,
+        })
+    }
+
     /// The geometry.
     #[inline(always)]
     pub fn geom(&self) -> G {
@@ -387,6 +415,14 @@ mod tests {
         let b = Board::from_game(Std7x6, &pos).unwrap();
         assert_eq!(b, Board::from_moves(Std7x6, "4453321").unwrap());
         assert_eq!(u128::from(b.key()), pos.key());
+    }
+
+    #[test]
+    fn a_board_is_rebuilt_from_its_key() {
+        for moves in ["", "4", "4453321", "1111112222223"] {
+            let b = Board::from_moves(Std7x6, moves).unwrap();
+            assert_eq!(Board::from_key(Std7x6, b.key()), Some(b), "{moves:?}");
+        }
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //!
 //! Built on Pascal Pons's "Solving Connect 4" (blog.gamesolver.org, parts 1–12): bitboards, negamax
 //! with alpha-beta, a transposition table, null-window narrowing of the score, forced moves and
-//! threat-count move ordering; the additions are listed in [`solver`]. No opening book.
+//! threat-count move ordering; the additions are listed in [`solver`]. An opening book made by the
+//! same solver ([`book`], `arena book connect4`) answers the positions near the start.
 //!
 //! - [`board`]: the `u64` position, for any size with `W * (H + 1) <= 64`, 7 × 6 with constant masks;
+//! - [`book`]: the opening book's format and lookup;
 //! - [`tt`]: the transposition table (both bounds, best move, big-work replacement);
 //! - [`solver`]: the exact search and the root's narrowing;
 //! - [`heuristic`]: the depth-limited search for positions not proved in time;
@@ -21,6 +23,7 @@
 //! ```
 
 pub mod board;
+pub mod book;
 pub mod fallback;
 pub mod heuristic;
 pub mod solver;
@@ -41,38 +44,174 @@ use board::{AnySize, Board, Geometry, Std7x6};
 use heuristic::{Heuristic, PROVED};
 use solver::{Budget, Solved, Solver, SOLVE_HASH_MB};
 
-/// Solves each position of `input` and writes one line per position to `output`:
-/// `<moves> <score> <nodes> <µs>`.
-///
-/// Input: one position per line in Pons's notation, the columns played from the empty 7 × 6 board
-/// (`1`–`7`), optionally followed by a space and anything else (the expected score of Pons's test
-/// files, ignored). Blank lines are skipped. `<score>` is Pons's: positive when the side to move wins,
-/// 22 − the number of stones the winner has played at the end; negative for a loss; 0 for a draw.
-/// `<nodes>` counts the positions searched, as Pons does; `<µs>` is the wall-clock time of the
-/// search. The table is cleared before each position, so each line stands alone. A line that is not a
-/// legal, unfinished position gets `<moves> invalid: <reason>` instead.
+/// Solves each 7 × 6 position of `input` with the built-in book: [`solve_lines_with`] with the
+/// default [`SolveOptions`].
 ///
 /// # Errors
 /// I/O errors only.
-pub fn solve_lines(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut solver = Solver::new(Std7x6, SOLVE_HASH_MB);
+pub fn solve_lines(input: impl BufRead, output: impl Write) -> io::Result<()> {
+    solve_lines_with(input, output, &SolveOptions::default())
+}
+
+/// What `arena solve connect4` computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Columns, 1–9 (one digit per move).
+    pub width: u32,
+    /// Rows; `width * (height + 1) <= 64`.
+    pub height: u32,
+    /// A score for every column instead of one for the position (Pons's `-a`).
+    pub analyze: bool,
+    /// Win, draw or loss only (1, 0, −1): Pons's weak solver.
+    pub weak: bool,
+    /// Use the built-in opening book (7 × 6 only).
+    pub book: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            width: 7,
+            height: 6,
+            analyze: false,
+            weak: false,
+            book: true,
+        }
+    }
+}
+
+/// Whether the exact solver takes `width` × `height` boards: at most 9 columns (one digit per move)
+/// and `width * (height + 1) <= 64` (the bitboard), else why not.
+///
+/// # Errors
+/// The reason, for a message.
+pub fn check_solvable(width: u32, height: u32) -> Result<(), String> {
+    if !(1..=9).contains(&width) || height == 0 {
+        return Err(format!(
+            "{width} × {height}: the solver needs 1 to 9 columns (one digit per move) and at least one row"
+        ));
+    }
+    if AnySize::new(width, height).is_none() {
+        return Err(format!(
+            "{width} × {height} does not fit the solver's 64-bit board (columns × (rows + 1) must be at most 64)"
+        ));
+    }
+    Ok(())
+}
+
+/// Solves each position of `input` and writes one line per position to `output`:
+/// `<moves> <score> <nodes> <µs>`, or with `analyze` `<moves> <s1> … <sW> <nodes> <µs>`, a score per
+/// column (`-` for a full column).
+///
+/// Input: one position per line in Pons's notation, the columns played from the empty board (`1`–`W`),
+/// optionally followed by a space and anything else (the expected score of Pons's test files,
+/// ignored). Blank lines are skipped. `<score>` is Pons's: positive when the side to move wins,
+/// `(W × H + 1) / 2 + 1 −` the number of stones the winner has played at the end (22 − stones on
+/// 7 × 6); negative for a loss; 0 for a draw; with `weak` only its sign. A column's score is the
+/// position's score after that move, for the player who makes it. `<nodes>` counts the positions
+/// searched, as Pons does (0 when the book answers); `<µs>` is the wall-clock time of the line. The
+/// table is cleared before each position, so each line stands alone. A line that is not a legal,
+/// unfinished position gets `<moves> invalid: <reason>` instead.
+///
+/// # Errors
+/// I/O errors only. The size must pass [`check_solvable`] (else every line is answered `invalid`).
+pub fn solve_lines_with(
+    input: impl BufRead,
+    output: impl Write,
+    opts: &SolveOptions,
+) -> io::Result<()> {
+    if (opts.width, opts.height) == (7, 6) {
+        let solver = Solver::new(Std7x6, SOLVE_HASH_MB);
+        let solver = if opts.book {
+            solver
+        } else {
+            solver.with_book(None)
+        };
+        return solve_with(solver, input, output, opts);
+    }
+    match AnySize::new(opts.width, opts.height).filter(|_| opts.width <= 9) {
+        Some(g) => solve_with(Solver::new(g, SOLVE_HASH_MB), input, output, opts),
+        None => {
+            let why = check_solvable(opts.width, opts.height)
+                .err()
+                .unwrap_or_default();
+            let mut output = output;
+            for line in input.lines() {
+                let line = line?;
+                if let Some(moves) = line.split_whitespace().next() {
+                    writeln!(output, "{moves} invalid: {why}")?;
+                }
+            }
+            output.flush()
+        }
+    }
+}
+
+fn solve_with<G: Geometry>(
+    mut solver: Solver<G>,
+    input: impl BufRead,
+    mut output: impl Write,
+    opts: &SolveOptions,
+) -> io::Result<()> {
+    let geom = solver.geom();
+    let sq = geom.squares();
     for line in input.lines() {
         let line = line?;
         let Some(moves) = line.split_whitespace().next() else {
             continue;
         };
-        match Board::from_moves(Std7x6, moves) {
-            Ok(b) if b.moves() < 42 => {
-                solver.clear();
-                solver.reset_nodes();
-                let start = Instant::now();
-                let score = solver.score(&b);
-                let us = start.elapsed().as_micros();
-                writeln!(output, "{moves} {score} {} {us}", solver.nodes())?;
+        let b = match Board::from_moves(geom, moves) {
+            Ok(b) if b.moves() < sq => b,
+            Ok(_) => {
+                writeln!(output, "{moves} invalid: the board is full")?;
+                continue;
             }
-            Ok(_) => writeln!(output, "{moves} invalid: the board is full")?,
-            Err(e) => writeln!(output, "{moves} invalid: {e}")?,
-        }
+            Err(e) => {
+                writeln!(output, "{moves} invalid: {e}")?;
+                continue;
+            }
+        };
+        solver.clear();
+        solver.reset_nodes();
+        let start = Instant::now();
+        let exact = |solver: &mut Solver<G>, b: &Board<G>| {
+            let r = if opts.weak {
+                solver.solve_weak(b, Budget::UNLIMITED)
+            } else {
+                solver.solve(b, Budget::UNLIMITED)
+            };
+            match r {
+                Solved::Exact { score, .. } => score,
+                Solved::Partial { .. } => unreachable!("no budget, no abort"),
+            }
+        };
+        let text = if opts.analyze {
+            let scores: Vec<String> = (0..geom.width())
+                .map(|c| {
+                    if !b.can_play(c) {
+                        return "-".to_string();
+                    }
+                    let score = if b.is_winning_col(c) {
+                        (sq as i32 + 1 - b.moves() as i32) / 2
+                    } else {
+                        let mut child = b;
+                        child.play_col(c);
+                        if child.moves() == sq {
+                            0
+                        } else {
+                            -exact(&mut solver, &child)
+                        }
+                    };
+                    let score = if opts.weak { score.signum() } else { score };
+                    score.to_string()
+                })
+                .collect();
+            scores.join(" ")
+        } else {
+            exact(&mut solver, &b).to_string()
+        };
+        let us = start.elapsed().as_micros();
+        writeln!(output, "{moves} {text} {} {us}", solver.nodes())?;
     }
     output.flush()
 }
@@ -104,9 +243,13 @@ const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// and `score` = 1000 × Pons's score (0 for a draw); heuristic iterations have |`score`| < 1000
 /// unless they found a forced result inside their horizon.
 ///
+/// Positions in the opening book ([`book`]) are played at once, the book's move; the `pv` of the last
+/// report is always the move played.
+///
 /// Options: `hash_mb` (spin, default 16): the transposition table, MiB, kept across the moves of a
 /// game; `seed` (spin, default 0): 0 plays deterministically, another value picks at random among
-/// the moves that tie for best (exactly, when solved).
+/// the moves proved to tie for the best exact score (outside the book; an unproved position is always
+/// played deterministically).
 pub struct C4Solver {
     hash_mb: usize,
     seed: u64,
@@ -186,14 +329,20 @@ impl C4Solver {
     }
 }
 
-/// How long to think: `movetime` less a safety margin, else a share of the clock that grows as the
-/// game nears its end (the solver needs the time least at the start, where it cannot prove anything,
-/// and at the very end, where proofs are instant), else nothing when only depth or nodes are limited.
+/// How long to think: `movetime` less a safety margin, else a share of the clock, else nothing when
+/// only depth or nodes are limited.
+///
+/// The share is what the move may spend while its position is not proved; a proved position (in the
+/// book, or solved by the first short search) returns long before. So it is sized by the moves left
+/// before positions become provable in milliseconds: about [`PROVABLE_EMPTIES`] empty squares on
+/// 7 × 6 (Pons's middle-game sets solve in a few ms), the own moves until then, at least 2, at most 8.
+/// Never more than half the clock.
 fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
     let ms = if let Some(mt) = limits.movetime_ms {
         mt.saturating_sub(mt / 20 + 5).max(1)
     } else if let Some(clock) = limits.time_ms {
-        let own_moves_left = u64::from(empties.div_ceil(2)).clamp(2, 16);
+        let own_moves_left =
+            u64::from(empties.saturating_sub(PROVABLE_EMPTIES).div_ceil(2)).clamp(2, 8);
         let inc = limits.inc_ms.unwrap_or(0);
         let share = clock / own_moves_left + inc * 3 / 4;
         share.min(clock / 2).saturating_sub(10).max(1)
@@ -204,6 +353,10 @@ fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
     };
     Some(Duration::from_millis(ms))
 }
+
+/// Empty squares below which a 7 × 6 position is proved in milliseconds (Pons's Test_L2 sets: 14–27
+/// empty squares, a few ms each on average); see [`time_budget`].
+const PROVABLE_EMPTIES: u32 = 24;
 
 /// A deadline for a phase: `fraction` of the time `total` has left (the caller sets the nodes).
 fn phase(total: Budget, start: Instant, fraction: f64) -> Budget {
@@ -280,6 +433,14 @@ fn play<G: Geometry>(
     if safe_cols.len() == 1 {
         report(info, start, 1, 0, 1, safe_cols[0]);
         return Some(safe_cols[0]);
+    }
+
+    // Step 1b. The opening book: its move, at once (it is proved to reach the book's exact score).
+    if let Some(e) = solver.book_entry(b) {
+        if let Some(c) = e.best {
+            report(info, start, empties, PROVED * e.score, 0, c);
+            return Some(c);
+        }
     }
 
     // Step 2. A quick solve: most positions after the opening are proved in milliseconds.
@@ -367,20 +528,22 @@ fn play<G: Geometry>(
             return Some(c);
         }
     }
-    let Some(it) = last else {
+    let reported = last.is_some();
+    let c = match last {
+        Some(it) => it.best,
         // Not even depth 1 in time: the safe move nearest the centre.
-        let centre = (geom.width() - 1) as i32;
-        return safe_cols
-            .iter()
-            .copied()
-            .min_by_key(|&c| (2 * c as i32 - centre).abs());
-    };
-    let mut c = it.best;
-    if let (Some(rng), false) = (rng, it.ties.is_empty()) {
-        let k = rng.random_range(0..=it.ties.len());
-        if k > 0 {
-            c = it.ties[k - 1];
+        None => {
+            let centre = (geom.width() - 1) as i32;
+            safe_cols
+                .iter()
+                .copied()
+                .min_by_key(|&c| (2 * c as i32 - centre).abs())?
         }
+    };
+    // Deterministic, seeded or not: the move the last report named (a random pick among the
+    // heuristic's ties would disagree with the `pv` and throw away what the search preferred).
+    if !reported {
+        report(info, start, 0, 0, solver.nodes(), c);
     }
     Some(c)
 }

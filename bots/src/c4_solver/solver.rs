@@ -22,6 +22,7 @@
 use std::time::Instant;
 
 use super::board::{has_four, non_losing, winning_spots, Board, Geometry};
+use super::book::Book;
 use super::tt::Table;
 
 /// Stops a search: the number of nodes and the instant it may not pass.
@@ -119,6 +120,10 @@ pub struct Solver<G: Geometry> {
     root_best: Option<u32>,
     /// The CPU counts bits in one instruction: the search runs in a copy compiled for it.
     popcnt: bool,
+    /// The opening book, when it is for this board size.
+    book: Option<&'static Book>,
+    /// Positions of fewer plies than this are looked up in the book (0: no book).
+    book_plies: u32,
 }
 
 /// Positions with fewer empty squares skip the table: re-searching them costs less than the memory
@@ -135,7 +140,8 @@ const ETC_MIN_EMPTY: u32 = 18;
 pub const SOLVE_HASH_MB: usize = 4;
 
 impl<G: Geometry> Solver<G> {
-    /// A solver with a table of about `hash_mb` MiB.
+    /// A solver with a table of about `hash_mb` MiB and the built-in opening book
+    /// ([`Book::builtin`]) when the board is 7 × 6 (see [`set_book`](Solver::set_book)).
     pub fn new(geom: G, hash_mb: usize) -> Self {
         let w = geom.width();
         let mut order = [0; 9];
@@ -177,7 +183,28 @@ impl<G: Geometry> Solver<G> {
             root_moves: 0,
             root_best: None,
             popcnt,
+            book: None,
+            book_plies: 0,
         }
+        .with_book(Some(Book::builtin()))
+    }
+
+    /// The solver with `book` (`None`: none). A book for another board size is ignored. Scores do not
+    /// change, only the work: positions the book holds are not searched.
+    pub fn with_book(mut self, book: Option<&'static Book>) -> Self {
+        self.set_book(book);
+        self
+    }
+
+    /// Uses `book` from now on (`None`: no book); see [`with_book`](Solver::with_book).
+    pub fn set_book(&mut self, book: Option<&'static Book>) {
+        self.book = book.filter(|b| b.fits(self.geom) && !b.is_empty());
+        self.book_plies = self.book.map_or(0, |b| b.depth() + 1);
+    }
+
+    /// The book in use, if any.
+    pub fn book(&self) -> Option<&'static Book> {
+        self.book
     }
 
     /// The geometry.
@@ -239,6 +266,19 @@ impl<G: Geometry> Solver<G> {
     /// # Panics
     /// If the board is full.
     pub fn solve(&mut self, b: &Board<G>, budget: Budget) -> Solved {
+        self.solve_clamped(b, budget, false)
+    }
+
+    /// As [`solve`](Solver::solve) but only win, draw or loss: the score is the sign of the exact
+    /// one (1, 0, −1), found by narrowing `[-1, 1]` only, which needs fewer nodes (Pons's weak solver).
+    ///
+    /// # Panics
+    /// If the board is full.
+    pub fn solve_weak(&mut self, b: &Board<G>, budget: Budget) -> Solved {
+        self.solve_clamped(b, budget, true)
+    }
+
+    fn solve_clamped(&mut self, b: &Board<G>, budget: Budget, weak: bool) -> Solved {
         let sq = self.geom.squares() as i32;
         let n = b.moves() as i32;
         assert!(n < sq, "no score for a full board");
@@ -246,15 +286,22 @@ impl<G: Geometry> Solver<G> {
         self.limited = budget.nodes.is_some() || budget.deadline.is_some();
         self.aborted = false;
         self.root_moves = b.moves();
+        let clamp = |s: i32| if weak { s.signum() } else { s };
+        if let Some(e) = self.book_entry(b) {
+            return Solved::Exact {
+                score: clamp(e.score),
+                best: e.best,
+            };
+        }
         if b.can_win_next() {
             let col = (0..self.geom.width()).find(|&c| b.is_winning_col(c));
             return Solved::Exact {
-                score: (sq + 1 - n) / 2,
+                score: clamp((sq + 1 - n) / 2),
                 best: col,
             };
         }
-        let mut min = -(sq - n) / 2;
-        let mut max = (sq + 1 - n) / 2;
+        let mut min = clamp(-(sq - n) / 2);
+        let mut max = clamp((sq + 1 - n) / 2);
         let mut best = None;
         while min < max {
             let mut med = min + (max - min) / 2;
@@ -267,8 +314,8 @@ impl<G: Geometry> Solver<G> {
             let r = self.search(b, med, med + 1);
             if self.aborted {
                 return Solved::Partial {
-                    lower: min,
-                    upper: max,
+                    lower: clamp(min),
+                    upper: clamp(max),
                     best,
                 };
             }
@@ -276,10 +323,16 @@ impl<G: Geometry> Solver<G> {
                 max = r;
             } else {
                 min = r;
-                best = self.root_best.or(best);
+                // Only a move seen to reach this bound counts: one named by an earlier probe reached
+                // a lower one (a cutoff by the table or a bound at the root names none).
+                best = self.root_best;
             }
         }
-        Solved::Exact { score: min, best }
+        // Fail-soft probes may prove more than the clamped window asks: keep the sign only.
+        Solved::Exact {
+            score: clamp(min),
+            best,
+        }
     }
 
     /// Whether `col` (0-based) scores at least `score` in `b`, for a root move the narrowing did not
@@ -314,6 +367,16 @@ impl<G: Geometry> Solver<G> {
             -self.search(&child, -score, -score + 1)
         };
         (!self.aborted).then_some(v >= score)
+    }
+
+    /// The book's entry for `b`, if it holds one.
+    #[inline(always)]
+    pub fn book_entry(&self, b: &Board<G>) -> Option<super::book::BookEntry> {
+        if b.moves() < self.book_plies {
+            self.book?.get(b)
+        } else {
+            None
+        }
     }
 
     #[inline(always)]
@@ -378,6 +441,9 @@ impl<G: Geometry> Solver<G> {
         let geom = self.geom;
         let sq = geom.squares() as i32;
         let n = b.moves() as i32;
+        if let Some(e) = self.book_entry(b) {
+            return e.score;
+        }
 
         // Step 2. Forced moves: the opponent's playable winning squares must be blocked, and no stone
         // may go right under one of its winning squares (Pons part 9).
@@ -666,7 +732,8 @@ mod tests {
     #[test]
     fn a_budget_stops_the_search_with_what_it_proved() {
         let b = Board::from_moves(Std7x6, "").unwrap();
-        let mut s = Solver::new(Std7x6, 4);
+        // Without the book, which holds the empty board.
+        let mut s = Solver::new(Std7x6, 4).with_book(None);
         let r = s.solve(
             &b,
             Budget {
