@@ -65,6 +65,10 @@ enum Command {
         /// The folder to merge into (created if missing; games it holds are kept), e.g. results/c4.
         #[arg(long)]
         into: PathBuf,
+        /// Fail (exit status 1, after merging) when scheduled games are missing, as a scheduler's merge
+        /// job should; without it the missing games are listed by shard and `arena run` resumes them.
+        #[arg(long)]
+        complete: bool,
     },
     /// Print the report of a results folder from its games.csv alone: standings with Elo ratings and 95%
     /// intervals, crosstable, LOS matrix, and head-to-head statistics (also rewrites standings.csv and
@@ -480,7 +484,11 @@ fn main() -> ExitCode {
             concurrency,
             (shard, shard_count),
         ),
-        Command::Merge { sources, into } => merge(&sources, &into),
+        Command::Merge {
+            sources,
+            into,
+            complete,
+        } => merge(&sources, &into, complete),
         Command::Tune {
             config,
             iterations,
@@ -677,10 +685,15 @@ fn analyze(dir: &Path, nodes: u64) -> Result<ExitCode> {
         records.len()
     );
     print!("{}", analysis.table());
+    // The folder's page shows the analysis from now on.
+    if dir.join(arena::report::html::FILE).exists() {
+        let (page, _) = arena::report::html::report_results(dir)?;
+        println!("{} rewritten with the analysis", page.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-fn merge(sources: &[PathBuf], into: &Path) -> Result<ExitCode> {
+fn merge(sources: &[PathBuf], into: &Path, complete: bool) -> Result<ExitCode> {
     let games = arena::results::merge(sources, into)?;
     // Rated as `arena run` and `arena ratings` rate this folder: by its config's anchor, if any.
     let opts = ReportOptions {
@@ -696,6 +709,47 @@ fn merge(sources: &[PathBuf], into: &Path) -> Result<ExitCode> {
         games.len()
     );
     print!("{}", report.text());
+    arena::report::html::report_results(into)?;
+    // The games still missing, by shard, from the schedule of the merged folder's config copy.
+    let plan = load(&into.join("config.toml"));
+    let count = arena::results::missing::shard_count(sources);
+    match plan.map(|plan| arena::results::missing::missing(&plan, &games, count)) {
+        Ok(Some(missing)) if missing.is_empty() => println!("every scheduled game is recorded"),
+        Ok(Some(missing)) => {
+            let total: usize = missing.iter().map(|m| m.ids.len()).sum();
+            println!("{total} scheduled games are missing:");
+            for m in &missing {
+                let shown: Vec<&str> = m.ids.iter().take(10).map(String::as_str).collect();
+                let more = m.ids.len().saturating_sub(shown.len());
+                println!(
+                    "  {}{} games: {}{}",
+                    m.shard.map_or(String::new(), |s| format!(
+                        "shard {}/{}: ",
+                        s.index, s.count
+                    )),
+                    m.ids.len(),
+                    shown.join(" "),
+                    if more > 0 {
+                        format!(" … and {more} more")
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+            if complete {
+                anyhow::bail!(
+                    "{total} scheduled games are missing from {} (--complete)",
+                    into.display()
+                );
+            }
+            println!("(`arena run <config> --results …` plays them into the merged folder)");
+        }
+        Ok(None) => {}
+        Err(e) if complete => {
+            return Err(e.context("--complete: the merged folder's config.toml gives no schedule"))
+        }
+        Err(e) => println!("(missing games not checked: {e:#})"),
+    }
     Ok(ExitCode::SUCCESS)
 }
 

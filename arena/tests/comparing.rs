@@ -415,10 +415,43 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
             .output()
             .unwrap()
     };
+    // One shard alone: its 6 games merge, and the other shard's 6 are named as missing; with
+    // `--complete` the merge fails.
+    let partial = |complete: bool| {
+        let mut cmd = arena();
+        cmd.arg("merge")
+            .arg(results.join("smoke.shard-1-of-2"))
+            .arg("--into")
+            .arg(results.join(if complete { "part-c" } else { "part" }));
+        if complete {
+            cmd.arg("--complete");
+        }
+        cmd.output().unwrap()
+    };
+    let out = partial(false);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut expected: Vec<&str> = two.iter().map(|g| g.id.as_str()).collect();
+    expected.sort();
+    assert!(
+        stdout.contains("6 scheduled games are missing")
+            && stdout.contains(&format!("shard 2/2: 6 games: {}", expected.join(" "))),
+        "{}",
+        text(&out)
+    );
+    let out = partial(true);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("6 scheduled games are missing"),
+        "{}",
+        text(&out)
+    );
+
     let out = merge("smoke");
     assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains("12 games"),
+        stdout.contains("12 games") && stdout.contains("every scheduled game is recorded"),
         "{}",
         text(&out)
     );

@@ -199,7 +199,11 @@ fn the_kubernetes_manifests_have_the_fields_of_their_kinds() {
         .into_iter()
         .map(String::from)
         .chain((1..=count).map(|k| format!("{results}/{name}.shard-{k}-of-{count}")))
-        .chain(["--into".to_string(), format!("{results}/{name}")])
+        .chain([
+            "--into".to_string(),
+            format!("{results}/{name}"),
+            "--complete".to_string(),
+        ])
         .collect();
     assert_eq!(m.command, expected);
 }

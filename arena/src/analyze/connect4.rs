@@ -147,9 +147,12 @@ mod tests {
     }
 
     #[test]
-    fn the_node_cap_leaves_the_empty_board_unsolved() {
+    fn the_node_cap_leaves_early_positions_past_the_book_unsolved() {
         let mut o = Connect4Oracle::new("7 6", AnalyzeOptions { nodes: 1000 }).unwrap();
-        assert_eq!(o.position_value(&board("")), None);
-        assert_eq!(o.move_value(&board(""), 3), None);
+        // The opening book (plies 0–2) answers without a search: the first player wins from the start.
+        assert_eq!(o.position_value(&board("")), Some(Value::Win));
+        // Past the book, 1000 nodes prove nothing this early.
+        assert_eq!(o.position_value(&board("4444")), None);
+        assert_eq!(o.move_value(&board("444"), 3), None);
     }
 }

@@ -117,6 +117,8 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     };
     let report = Report::new(&names, &records, &report_opts)?;
     report.write(&runner.dir.path)?;
+    // After the bracket and rounds files: the page shows them.
+    crate::report::html::write(&runner.dir.path, &plan.name, &records, &report)?;
     if !opts.quiet {
         if runner.played > 0 {
             let secs = runner.started.elapsed().as_secs_f64();

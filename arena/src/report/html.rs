@@ -56,7 +56,7 @@ impl Exports {
 }
 
 /// What the page shows.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Page<'a> {
     /// The tournament's name (the title).
     pub name: &'a str,
@@ -68,6 +68,9 @@ pub struct Page<'a> {
     pub config: Option<&'a str>,
     /// The export files there are, for the links.
     pub exports: Exports,
+    /// Sections from other commands' files in the folder (bracket, Swiss rounds, accuracy analysis) and
+    /// their navigation links ([`super::extras::sections`]).
+    pub extras: (String, Vec<(&'static str, &'static str)>),
 }
 
 /// One game in the page's JSON (short keys: a contest has thousands).
@@ -180,7 +183,7 @@ pub fn compact_ms(ms: &[u64]) -> String {
 }
 
 /// HTML-escapes text for element content and attribute values.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -220,10 +223,15 @@ pub fn render(page: &Page) -> String {
         records.len()
     );
     body.push_str("<nav><a href=\"#standings\">Standings</a> <a href=\"#crosstable\">Crosstable</a> \
-                   <a href=\"#forfeits\">Forfeits</a> <a href=\"#config\">Config</a> <a href=\"#games\">Games</a></nav>");
+                   <a href=\"#forfeits\">Forfeits</a> <a href=\"#config\">Config</a> <a href=\"#games\">Games</a>");
+    for (anchor, title) in &page.extras.1 {
+        let _ = write!(body, " <a href=\"#{anchor}\">{title}</a>");
+    }
+    body.push_str("</nav>");
     standings_html(&mut body, page);
     crosstable_html(&mut body, page.report);
     head_to_head_html(&mut body, page.report);
+    body.push_str(&page.extras.0);
     forfeits_html(&mut body, records);
     config_html(&mut body, page);
     exports_html(&mut body, page);
@@ -699,6 +707,7 @@ pub fn write(dir: &Path, name: &str, records: &[GameRecord], report: &Report) ->
         report,
         config: config.as_deref(),
         exports: Exports::find(dir, records),
+        extras: super::extras::sections(dir),
     };
     let path = dir.join(FILE);
     // Through a temporary file and a rename: a web server never serves half a page.
@@ -812,6 +821,7 @@ mod tests {
             report: &report,
             config: Some("name = \"t\"\n[time_control]\ntime_ms = 1000\n"),
             exports: Exports::default(),
+            extras: Default::default(),
         });
         assert_eq!(
             html.matches("</script>").count(),

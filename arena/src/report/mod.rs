@@ -4,6 +4,7 @@
 //! again (after a resume or a merge the numbers are the same, since they depend only on the games).
 //! [`html`] writes the same numbers, every game and a replay of each as `report.html`.
 
+pub mod extras;
 pub mod html;
 
 use std::fmt::Write as _;

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 
 pub mod combine;
 pub mod fingerprint;
+pub mod missing;
 
 use crate::record::{GameRecord, GameRow};
 
