@@ -82,12 +82,12 @@ enum Command {
         /// every folder given, else the mean rating is 0).
         #[arg(long)]
         anchor: Option<String>,
-        /// Parametric bootstrap samples for the 95% intervals and the LOS matrix (at least 1); the report
-        /// states their Monte Carlo error.
+        /// Parametric bootstrap samples for the 95% intervals and the LOS matrix (at least 20: fewer give
+        /// no meaningful 2.5% and 97.5% quantiles); the report states their Monte Carlo error.
         #[arg(
             long,
             default_value_t = arena::report::DEFAULT_BOOTSTRAP,
-            value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+            value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(20..)
         )]
         bootstrap: usize,
         /// The seed of the bootstrap (the same seed and games give the same figures).
@@ -711,7 +711,7 @@ fn merge(sources: &[PathBuf], into: &Path, complete: bool) -> Result<ExitCode> {
     print!("{}", report.text());
     arena::report::html::report_results(into)?;
     // The games still missing, by shard, from the schedule of the merged folder's config copy.
-    let plan = load(&into.join("config.toml"));
+    let plan = merged_plan(into, sources);
     let count = arena::results::missing::shard_count(sources);
     match plan.map(|plan| arena::results::missing::missing(&plan, &games, count)) {
         Ok(Some(missing)) if missing.is_empty() => println!("every scheduled game is recorded"),
@@ -742,7 +742,11 @@ fn merge(sources: &[PathBuf], into: &Path, complete: bool) -> Result<ExitCode> {
                     into.display()
                 );
             }
-            println!("(`arena run <config> --results …` plays them into the merged folder)");
+            println!(
+                "(`arena run <config> --results {}` plays them into this folder when it is named as the \
+                 tournament)",
+                into.parent().map_or(".".into(), |p| p.display().to_string())
+            );
         }
         Ok(None) => {}
         Err(e) if complete => {
@@ -751,6 +755,22 @@ fn merge(sources: &[PathBuf], into: &Path, complete: bool) -> Result<ExitCode> {
         Err(e) => println!("(missing games not checked: {e:#})"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The plan of a merged folder, from its `config.toml` copy, with relative paths resolved from where the
+/// runs read their config (`config.origin` of the folder or of a source; else from the copy's folder).
+fn merged_plan(into: &Path, sources: &[PathBuf]) -> Result<Plan> {
+    let copy = into.join("config.toml");
+    let text =
+        std::fs::read_to_string(&copy).with_context(|| format!("reading {}", copy.display()))?;
+    let origin = std::iter::once(into)
+        .chain(sources.iter().map(PathBuf::as_path))
+        .find_map(|d| std::fs::read_to_string(d.join(arena::results::CONFIG_ORIGIN)).ok())
+        .map(|t| PathBuf::from(t.trim_end()))
+        .unwrap_or(copy);
+    let config = Config::parse(&text, &origin)?;
+    let exe = std::env::current_exe().context("finding the arena executable for builtin bots")?;
+    Ok(Plan::new(&config, &origin, &exe)?)
 }
 
 /// The games recorded in the results folder `dir` (a last line cut short by a killed run is dropped,

@@ -211,17 +211,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         eprintln!("moved the old results to {}", aside.display());
     }
     let recorded = dir.read_games()?;
-    let keys: Vec<Expected> = all
-        .iter()
-        .map(|g| Expected {
-            id: g.id.clone(),
-            first: plan.bots[g.first].name.clone(),
-            second: plan.bots[g.second].name.clone(),
-            opening: g.opening.clone(),
-            setup: g.setup.clone(),
-            seed: g.seed,
-        })
-        .collect();
+    let keys: Vec<Expected> = all.iter().map(|g| Expected::of(&plan, g)).collect();
     check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;
     crate::results::fingerprint::check(&plan, &dir.path, !recorded.is_empty())?;
     // The config of the latest run (a resumed run may have changed, e.g., its `anchor`), unless the run
@@ -230,6 +220,14 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
     if !same(&plan.config_path, &copy) {
         let _ = std::fs::copy(&plan.config_path, &copy);
+        // Where the config lives, so the copy's relative paths (openings, commands) can be resolved
+        // again later (`arena merge` rebuilds the schedule from it).
+        if let Ok(origin) = std::path::absolute(&plan.config_path) {
+            let _ = std::fs::write(
+                dir.path.join(crate::results::CONFIG_ORIGIN),
+                format!("{}\n", origin.display()),
+            );
+        }
     }
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let sprt = plan.sprt.map(|s| s.test);

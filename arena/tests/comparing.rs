@@ -518,3 +518,39 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(!results.join("never").exists());
 }
+
+#[test]
+fn a_merge_rebuilds_the_schedule_of_a_config_with_relative_paths() {
+    // The config reads its openings by a path relative to its own folder; the merged folder's copy lives
+    // elsewhere, so the missing-games check must resolve the path from where the runs read the config.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("openings.txt"), "a1\nb2\n").unwrap();
+    let config = write_config(
+        tmp.path(),
+        "rel",
+        "name = \"rel\"\ngames_per_pair = 2\nseed = 3\n[openings]\nfile = \"openings.txt\"\n\
+         [game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 5000\n\
+         [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n\
+         [[bots]]\nname = \"c\"\nbuiltin = \"random\"\n",
+    );
+    for shard in ["1/2", "2/2"] {
+        let out = run(tmp.path(), &config, &["--shard", shard]);
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let results = tmp.path().join("results");
+    let out = arena()
+        .arg("merge")
+        .arg(results.join("rel.shard-1-of-2"))
+        .arg(results.join("rel.shard-2-of-2"))
+        .arg("--into")
+        .arg(tmp.path().join("elsewhere/rel"))
+        .arg("--complete")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("every scheduled game is recorded"),
+        "{}",
+        text(&out)
+    );
+}

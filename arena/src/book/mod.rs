@@ -194,7 +194,7 @@ pub fn solve(solver: &mut Solver<Std7x6>, b: &Board<Std7x6>) -> BookEntry {
 }
 
 /// The entries of a progress file: canonical key → (score, best move in the canonical orientation).
-/// A last line without its newline (a run killed while writing it) is dropped, and the newline added
+/// A last line without its newline (a run killed while writing it) is dropped, and cut from the file
 /// so that the next entry starts a line of its own.
 fn read_progress(path: &Path) -> Result<HashMap<u64, (i32, Option<u32>)>> {
     let mut known = HashMap::new();
@@ -207,9 +207,9 @@ fn read_progress(path: &Path) -> Result<HashMap<u64, (i32, Option<u32>)>> {
         let cut = text.rfind('\n').map_or(0, |i| i + 1);
         text.truncate(cut);
         OpenOptions::new()
-            .append(true)
+            .write(true)
             .open(path)
-            .and_then(|mut f| f.write_all(b"\n"))
+            .and_then(|f| f.set_len(cut as u64))
             .with_context(|| format!("repairing {}", path.display()))?;
     }
     for (i, line) in text.lines().enumerate() {

@@ -187,17 +187,7 @@ impl Runner {
     /// Ctrl-C (or SIGTERM, SIGHUP) stopped the run.
     async fn play(&mut self, games: &[ScheduledGame]) -> Result<bool> {
         let plan = Arc::clone(&self.plan);
-        let expected: Vec<Expected> = games
-            .iter()
-            .map(|g| Expected {
-                id: g.id.clone(),
-                first: plan.bots[g.first].name.clone(),
-                second: plan.bots[g.second].name.clone(),
-                opening: g.opening.clone(),
-                setup: g.setup.clone(),
-                seed: g.seed,
-            })
-            .collect();
+        let expected: Vec<Expected> = games.iter().map(|g| Expected::of(&plan, g)).collect();
         let ours: Vec<GameRecord> = games
             .iter()
             .filter_map(|g| self.recorded.get(&g.id).cloned())

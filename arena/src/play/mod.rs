@@ -183,8 +183,19 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         .replace([':', 'T'], "-")
         .trim_end_matches('Z')
         .to_string();
-    let name = format!("play-{stamp}");
-    let dir = ResultsDir::new(&opts.results_root, &name);
+    // A folder of its own per game, even for two games started in the same second.
+    let (name, dir) = (1..)
+        .map(|k| {
+            let name = if k == 1 {
+                format!("play-{stamp}")
+            } else {
+                format!("play-{stamp}-{k}")
+            };
+            let dir = ResultsDir::new(&opts.results_root, &name);
+            (name, dir)
+        })
+        .find(|(_, dir)| !dir.path.exists())
+        .expect("some suffix is free");
     let (_lock, _) = dir.prepare(false)?;
     let config_path = dir.path.join("config.toml");
     std::fs::write(&config_path, config_text(opts, &name, &self_exe)?)

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The HTML sections for the files of `dir` that have one (empty when none has), and their navigation
-/// links as `(anchor, title)`.
-pub fn sections(dir: &Path) -> (String, Vec<(&'static str, &'static str)>) {
+/// links as `(anchor, title)`. `games` is the number of games the page shows: an analysis of another
+/// number (games recorded since `arena analyze` ran) is shown with a warning that it is out of date.
+pub fn sections(dir: &Path, games: usize) -> (String, Vec<(&'static str, &'static str)>) {
     let mut out = String::new();
     let mut nav = Vec::new();
     for (file, anchor, title) in [
@@ -25,9 +26,21 @@ pub fn sections(dir: &Path) -> (String, Vec<(&'static str, &'static str)>) {
         }
     }
     if let Some(table) = csv_table(&dir.join("analysis.csv")) {
+        let analysed = csv::Reader::from_path(dir.join("analysis-games.csv"))
+            .map(|mut r| r.records().count())
+            .ok();
+        let stale = if analysed == Some(games) {
+            String::new()
+        } else {
+            format!(
+                "<p class=\"warning\" id=\"analysis-stale\">This analysis covers {} games, the folder \
+                 holds {games}: run <code>arena analyze</code> again.</p>",
+                analysed.map_or("an unknown number of".to_string(), |n| n.to_string())
+            )
+        };
         let _ = write!(
             out,
-            "<section id=\"analysis\"><h2>Accuracy</h2><p>Every move of the solvable games judged by its \
+            "<section id=\"analysis\"><h2>Accuracy</h2>{stale}<p>Every move of the solvable games judged by its \
              effect on the game-theoretic value (<code>arena analyze</code>): value-losing moves, wins and \
              draws thrown away, and moves left unsolved within the node cap (never guessed).</p>{table}\
              </section>"
@@ -65,14 +78,24 @@ mod tests {
     #[test]
     fn the_files_a_folder_has_become_sections_and_the_others_none() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(sections(dir.path()), (String::new(), Vec::new()));
+        assert_eq!(sections(dir.path(), 4), (String::new(), Vec::new()));
         std::fs::write(dir.path().join("bracket.txt"), "round 1: a <beats> b\n").unwrap();
         std::fs::write(
             dir.path().join("analysis.csv"),
             "bot,games,value_losing\nrandom,4,7\n",
         )
         .unwrap();
-        let (html, nav) = sections(dir.path());
+        std::fs::write(
+            dir.path().join("analysis-games.csv"),
+            "id,first\ng0001,random\ng0002,random\n",
+        )
+        .unwrap();
+        let (html, nav) = sections(dir.path(), 2);
+        assert!(!html.contains("analysis-stale"), "{html}");
+        // Two more games recorded since the analysis: it is flagged.
+        assert!(sections(dir.path(), 4)
+            .0
+            .contains("covers 2 games, the folder holds 4"));
         assert_eq!(
             nav,
             vec![("bracket", "Knockout bracket"), ("analysis", "Accuracy")]

@@ -707,7 +707,7 @@ pub fn write(dir: &Path, name: &str, records: &[GameRecord], report: &Report) ->
         report,
         config: config.as_deref(),
         exports: Exports::find(dir, records),
-        extras: super::extras::sections(dir),
+        extras: super::extras::sections(dir, records.len()),
     };
     let path = dir.join(FILE);
     // Through a temporary file and a rename: a web server never serves half a page.

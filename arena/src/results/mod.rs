@@ -11,6 +11,10 @@ pub mod combine;
 pub mod fingerprint;
 pub mod missing;
 
+/// The file of a results folder that holds the absolute path of the config its `config.toml` was copied
+/// from, so the copy's relative paths (openings, bot commands) resolve as they did in the run.
+pub const CONFIG_ORIGIN: &str = "config.origin";
+
 use crate::record::{GameRecord, GameRow};
 
 /// How long [`ResultsDir::lock`] waits for a folder's lock to free itself before calling the folder in
@@ -433,6 +437,20 @@ pub struct Expected {
     pub setup: games::Setup,
     /// The game's seed (sent to bots that declare a `seed` option).
     pub seed: u64,
+}
+
+impl Expected {
+    /// What the recorded game of `game`, scheduled in `plan`, must match.
+    pub fn of(plan: &crate::plan::Plan, game: &crate::schedule::ScheduledGame) -> Expected {
+        Expected {
+            id: game.id.clone(),
+            first: plan.bots[game.first].name.clone(),
+            second: plan.bots[game.second].name.clone(),
+            opening: game.opening.clone(),
+            setup: game.setup.clone(),
+            seed: game.seed,
+        }
+    }
 }
 
 /// Checks that games already recorded belong to this schedule (same id, players, opening and seed), so a

@@ -291,7 +291,12 @@ pub fn fit(
             .iter()
             .enumerate()
             .flat_map(|(i, row)| row.iter().enumerate().filter(move |(j, _)| *j != i))
-            .map(|(_, p): (usize, &f64)| (p * (1.0 - p)).sqrt())
+            // Agresti–Coull's adjusted share (two virtual successes and failures): a LOS of 0 or 1 from
+            // few samples is not known exactly, so its error is never estimated as 0.
+            .map(|(_, p): (usize, &f64)| {
+                let adjusted = (p * b as f64 + 2.0) / (b as f64 + 4.0);
+                (adjusted * (1.0 - adjusted)).sqrt()
+            })
             .fold(0.0, f64::max);
         McError {
             interval_ends: ends,
