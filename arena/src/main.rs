@@ -779,15 +779,10 @@ fn merged_plan(into: &Path, sources: &[PathBuf]) -> Result<Plan> {
 /// # Errors
 /// A folder without `games.csv`, or one that cannot be read.
 fn recorded_games(dir: &Path) -> Result<Vec<arena::record::GameRecord>> {
-    let results = arena::results::ResultsDir {
+    arena::results::ResultsDir {
         path: dir.to_path_buf(),
-    };
-    anyhow::ensure!(
-        results.games_csv().exists(),
-        "{} has no games.csv",
-        dir.display()
-    );
-    results.read_games()
+    }
+    .read_existing_games()
 }
 
 fn ratings(dirs: &[PathBuf], opts: ReportOptions) -> Result<ExitCode> {

@@ -85,12 +85,7 @@ pub fn export_results(
     let results = crate::results::ResultsDir {
         path: dir.to_path_buf(),
     };
-    anyhow::ensure!(
-        results.games_csv().exists(),
-        "{} has no games.csv",
-        dir.display()
-    );
-    let mut records = results.read_games()?;
+    let mut records = results.read_existing_games()?;
     if let Some(id) = game {
         records.retain(|r| r.id == id);
         anyhow::ensure!(

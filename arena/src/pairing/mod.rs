@@ -130,15 +130,10 @@ pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Fo
 /// The bots by Elo rating in the results folder `dir`, best first; bots it has not rated follow in
 /// config order.
 fn seeds_from(bots: &[BotPlan], dir: &Path) -> anyhow::Result<Vec<usize>> {
-    let results = crate::results::ResultsDir {
+    let records = crate::results::ResultsDir {
         path: dir.to_path_buf(),
-    };
-    anyhow::ensure!(
-        results.games_csv().exists(),
-        "{} has no games.csv",
-        dir.display()
-    );
-    let records = results.read_games()?;
+    }
+    .read_existing_games()?;
     let opts = crate::report::ReportOptions {
         bootstrap: 1,
         ..Default::default()

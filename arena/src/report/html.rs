@@ -724,15 +724,10 @@ pub fn write(dir: &Path, name: &str, records: &[GameRecord], report: &Report) ->
 /// # Errors
 /// A folder without `games.csv`, an unreadable one, or a page that cannot be written.
 pub fn report_results(dir: &Path) -> Result<(PathBuf, usize)> {
-    let results = crate::results::ResultsDir {
+    let records = crate::results::ResultsDir {
         path: dir.to_path_buf(),
-    };
-    anyhow::ensure!(
-        results.games_csv().exists(),
-        "{} has no games.csv",
-        dir.display()
-    );
-    let records = results.read_games()?;
+    }
+    .read_existing_games()?;
     let config = std::fs::read_to_string(dir.join("config.toml"))
         .ok()
         .and_then(|text| crate::config::Config::parse(&text, &dir.join("config.toml")).ok());

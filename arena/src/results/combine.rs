@@ -23,11 +23,7 @@ pub fn read_games(dirs: &[PathBuf]) -> Result<Vec<GameRecord>> {
     let mut kind: Option<(PathBuf, String, String)> = None;
     let mut pair_offset = 0u32;
     for (k, dir) in dirs.iter().enumerate() {
-        let results = ResultsDir { path: dir.clone() };
-        if !results.games_csv().exists() {
-            bail!("{} has no games.csv", dir.display());
-        }
-        let games = results.read_games()?;
+        let games = ResultsDir { path: dir.clone() }.read_existing_games()?;
         let mut max_pair = 0;
         for mut r in games {
             match &kind {

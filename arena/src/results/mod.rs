@@ -153,6 +153,19 @@ impl ResultsDir {
         read_games_csv(&path)
     }
 
+    /// The games of an existing results folder, for the commands that read one (`arena report`,
+    /// `export`, `ratings`, `replay`, `analyze`, knockout seeds): [`read_games`](Self::read_games), but a
+    /// folder without `games.csv` is an error rather than an empty tournament.
+    ///
+    /// # Errors
+    /// `<dir> has no games.csv`, or those of [`read_games`](Self::read_games).
+    pub fn read_existing_games(&self) -> Result<Vec<GameRecord>> {
+        if !self.games_csv().exists() {
+            bail!("{} has no games.csv", self.path.display());
+        }
+        self.read_games()
+    }
+
     /// Opens `games.csv` for appending, writing the header if the file is new or empty. A file written
     /// by an older arena, whose header lacks today's columns, is first rewritten whole with today's header
     /// (its rows keep their values; the new columns stay empty in them), through a temporary file and a
