@@ -226,10 +226,12 @@ const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// The `c4-solver` engine.
 ///
 /// Plays Connect Four of any size the rules allow:
-/// - when `W * (H + 1) <= 64` (7 × 6 and most others), it first looks for a proof: if the position is
-///   solved within the limits it plays a move of the best exact score (the quickest win, the latest
-///   loss); otherwise a proved win if the narrowing found one, else the best move of the deepest
-///   completed heuristic iteration ([`heuristic`]);
+/// - when `W * (H + 1) <= 64` (7 × 6 and most others), it first looks for a proof, win/draw/loss
+///   first (Pons's weak solver: fewer nodes, and all a move must keep to lose no value), then the
+///   exact score with a quarter of what is left: if the position is solved exactly within the limits
+///   it plays a move of the best exact score (the quickest win, the latest loss); if only its value
+///   is proved, a move proved to keep that win or draw; otherwise a proved win if the narrowing found
+///   one, else the best move of the deepest completed heuristic iteration ([`heuristic`]);
 /// - on the bigger boards it plays a plain alpha-beta ([`fallback`]).
 ///
 /// Other games are refused: [`choose`](Engine::choose) returns `None`, which the protocol loop answers
@@ -240,7 +242,7 @@ const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// caps the total. With no limit at all it thinks 1 s.
 ///
 /// Reports: `info depth D score S nodes N time T`. A proved result has `depth` = the empty squares
-/// and `score` = 1000 × Pons's score (0 for a draw); heuristic iterations have |`score`| < 1000
+/// and `score` = 1000 × Pons's score (0 for a draw; 1000 when only the win is proved); heuristic iterations have |`score`| < 1000
 /// unless they found a forced result inside their horizon.
 ///
 /// Positions in the opening book ([`book`]) are played at once, the book's move; the `pv` of the last
@@ -443,21 +445,24 @@ fn play<G: Geometry>(
         }
     }
 
-    // Step 2. A quick solve: most positions after the opening are proved in milliseconds.
+    // Step 2. A quick proof: most positions after the opening are proved in milliseconds.
     let may_solve = depth_limit >= empties;
     let mut partial = None;
     if may_solve {
-        match solver.solve(
-            b,
-            Budget {
-                nodes: budget.nodes.map(|n| n / 10),
-                ..phase(budget, start, 0.1)
-            },
-        ) {
-            Solved::Exact { score, best } => {
+        let quick = Budget {
+            nodes: budget.nodes.map(|n| n / 10),
+            ..phase(budget, start, 0.15)
+        };
+        match prove(solver, b, quick, budget, start) {
+            Proof::Exact { score, best } => {
                 return solved(solver, b, score, best, budget, start, rng, info);
             }
-            p => partial = Some(p),
+            Proof::Keeps { value, col } => {
+                report(info, start, empties, PROVED * value, solver.nodes(), col);
+                return Some(col);
+            }
+            Proof::Lost => {}
+            Proof::Unproved(p) => partial = Some(p),
         }
     }
 
@@ -473,7 +478,7 @@ fn play<G: Geometry>(
                 left
             }
         }),
-        ..phase(budget, start, if may_solve { 0.35 } else { 1.0 })
+        ..phase(budget, start, if may_solve { 0.25 } else { 1.0 })
     };
     let mut last = None;
     for depth in 1..=depth_limit.min(empties) {
@@ -498,7 +503,7 @@ fn play<G: Geometry>(
         }
     }
 
-    // Step 4. The solve again, with what is left.
+    // Step 4. The proof again, with what is left (the table keeps what the first attempt proved).
     if may_solve {
         let used = solver.nodes() + heuristic.nodes();
         let rest = Budget {
@@ -506,11 +511,16 @@ fn play<G: Geometry>(
             deadline: budget.deadline,
         };
         if budget.nodes.is_none_or(|n| used < n) {
-            match solver.solve(b, rest) {
-                Solved::Exact { score, best } => {
+            match prove(solver, b, rest, rest, start) {
+                Proof::Exact { score, best } => {
                     return solved(solver, b, score, best, rest, start, rng, info);
                 }
-                p => partial = Some(p),
+                Proof::Keeps { value, col } => {
+                    report(info, start, empties, PROVED * value, solver.nodes(), col);
+                    return Some(col);
+                }
+                Proof::Lost => {}
+                Proof::Unproved(p) => partial = Some(p),
             }
         }
     }
@@ -546,6 +556,64 @@ fn play<G: Geometry>(
         report(info, start, 0, 0, solver.nodes(), c);
     }
     Some(c)
+}
+
+/// What [`prove`] established.
+enum Proof {
+    /// The exact score, and the move the narrowing named for it (if any).
+    Exact { score: i32, best: Option<u32> },
+    /// The win (`value` 1) or draw (`value` 0) is proved and `col` keeps it, but the exact score
+    /// (the quickest win) was not found in time.
+    Keeps { value: i32, col: u32 },
+    /// The position is proved lost; the exact score (the latest loss) was not found in time.
+    Lost,
+    /// Not even win, draw or loss within the budget: what the weak narrowing proved.
+    Unproved(Solved),
+}
+
+/// Proves `b` in two steps: win, draw or loss first ([`Solver::solve_weak`], within `weak`: it needs
+/// fewer nodes, and it is all a move must keep to be perfect), then the exact score with the rest of
+/// `total`. A move that keeps the weak value is the narrowing's, else the first column, centre
+/// first, that a null-window search proves to reach it.
+fn prove<G: Geometry>(
+    solver: &mut Solver<G>,
+    b: &Board<G>,
+    weak: Budget,
+    total: Budget,
+    start: Instant,
+) -> Proof {
+    let (value, named) = match solver.solve_weak(b, weak) {
+        Solved::Exact { score, best } => (score, best),
+        p => return Proof::Unproved(p),
+    };
+    // The quickest win or the latest loss is a nicety once the value is kept: a quarter of what is left.
+    let exact = Budget {
+        nodes: total.nodes,
+        ..phase(total, start, 0.25)
+    };
+    if let Solved::Exact { score, best } = solver.solve(b, exact) {
+        return Proof::Exact { score, best };
+    }
+    if value < 0 {
+        return Proof::Lost;
+    }
+    let geom = b.geom();
+    let centre = (geom.width() - 1) as i32;
+    let mut order: Vec<u32> = (0..geom.width()).filter(|&c| b.can_play(c)).collect();
+    order.sort_by_key(|&c| (2 * c as i32 - centre).abs());
+    let keeps = named.or_else(|| {
+        order
+            .into_iter()
+            .find(|&c| solver.move_reaches(b, c, value, total) == Some(true))
+    });
+    match keeps {
+        Some(col) => Proof::Keeps { value, col },
+        None => Proof::Unproved(Solved::Partial {
+            lower: value,
+            upper: value,
+            best: None,
+        }),
+    }
 }
 
 /// The move once `b` is solved with `score`: `best` if the narrowing named it, else the first column
@@ -655,5 +723,85 @@ impl Engine for C4Solver {
         let col = self.choose_connect4(c4, limits, info)?;
         let m = C4Move::new(u8::try_from(col).ok()?);
         generic_move::<G, _>(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions of seeded random games, 12 to 20 plies in, not over and with no win in one.
+    fn middle_positions(seed: u64, count: usize) -> Vec<Board<Std7x6>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let plies = rng.random_range(12..=20);
+            let mut b = Board::new(Std7x6);
+            let mut ok = true;
+            for _ in 0..plies {
+                let cols: Vec<u32> = (0..7)
+                    .filter(|&c| b.can_play(c) && !b.is_winning_col(c))
+                    .collect();
+                if cols.is_empty() {
+                    ok = false;
+                    break;
+                }
+                b.play_col(cols[rng.random_range(0..cols.len())]);
+            }
+            if ok && !b.can_win_next() {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_weak_proof_keeps_the_value_when_the_exact_score_is_out_of_reach() {
+        let start = Instant::now();
+        let mut reference = Solver::new(Std7x6, 16).with_book(None);
+        let (mut kept, mut exact_too) = (0, 0);
+        for b in middle_positions(11, 60) {
+            reference.clear();
+            let exact = reference.score(&b);
+            // The nodes the weak proof needs from a fresh table: the cap lets it finish and leaves
+            // the exact search a few nodes only.
+            let mut probe = Solver::new(Std7x6, 16).with_book(None);
+            let Solved::Exact { score: value, .. } = probe.solve_weak(&b, Budget::UNLIMITED) else {
+                unreachable!("no budget, no abort");
+            };
+            assert_eq!(value, exact.signum(), "weak value of {b:?}");
+            let cap = Budget {
+                nodes: Some(probe.nodes() + 10),
+                deadline: None,
+            };
+            let mut solver = Solver::new(Std7x6, 16).with_book(None);
+            match prove(&mut solver, &b, cap, cap, start) {
+                Proof::Exact { score, .. } => {
+                    assert_eq!(score, exact, "{b:?}");
+                    exact_too += 1;
+                }
+                Proof::Keeps { value, col } => {
+                    assert_eq!(value, exact.signum(), "{b:?}");
+                    let mut child = b;
+                    let after = if b.is_winning_col(col) {
+                        1
+                    } else {
+                        child.play_col(col);
+                        reference.clear();
+                        -reference.score(&child).signum()
+                    };
+                    assert_eq!(after, value, "column {col} of {b:?} throws the value away");
+                    kept += 1;
+                }
+                Proof::Lost => assert!(exact < 0, "{b:?}"),
+                Proof::Unproved(p) => panic!("the weak proof fits its cap: {p:?} for {b:?}"),
+            }
+        }
+        println!("{kept} kept by the weak proof, {exact_too} solved exactly within the cap");
+        // Most of them are decided by the weak proof alone (the exact score needs more nodes).
+        assert!(
+            kept >= 20,
+            "{kept} kept by the weak proof, {exact_too} exact"
+        );
     }
 }
