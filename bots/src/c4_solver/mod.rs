@@ -356,9 +356,12 @@ fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
     Some(Duration::from_millis(ms))
 }
 
-/// Empty squares below which a 7 × 6 position is proved in milliseconds (Pons's Test_L2 sets: 14–27
-/// empty squares, a few ms each on average); see [`time_budget`].
-const PROVABLE_EMPTIES: u32 = 24;
+/// Empty squares below which a 7 × 6 position is usually proved within a tenth of a second, so the
+/// clock is best spent before: Pons's Test_L2 sets (14–27 empty squares) take a few ms each on
+/// average, his Test_L1_R1 and Test_L1_R2 (28–35) 0.3 ms and 0.12 s (docs/benchmarks.md); see
+/// [`time_budget`]. With 30, a 10 s clock is spread over the moves up to about ply 12, where the
+/// weak proofs start to succeed (a 200-game gauntlet, docs/benchmarks.md).
+const PROVABLE_EMPTIES: u32 = 30;
 
 /// A deadline for a phase: `fraction` of the time `total` has left (the caller sets the nodes).
 fn phase(total: Budget, start: Instant, fraction: f64) -> Budget {
@@ -753,6 +756,35 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn the_clock_is_spread_over_the_moves_before_positions_become_provable() {
+        let clock = |time, inc| Limits {
+            time_ms: Some(time),
+            inc_ms: Some(inc),
+            ..Limits::default()
+        };
+        let ms = |l: &Limits, empties| time_budget(l, empties).unwrap().as_millis() as u64;
+        let l = clock(10_000, 100);
+        // Ply 4 (38 empty squares): 4 own moves until 30 empties, a quarter plus 3/4 of the increment.
+        assert_eq!(ms(&l, 38), 10_000 / 4 + 75 - 10);
+        // Few own moves left: at least 2 are counted, so never more than half the clock.
+        assert_eq!(ms(&l, 31), 10_000 / 2 - 10);
+        assert_eq!(ms(&l, 12), 10_000 / 2 - 10);
+        // The empty board (42 empty squares): 6 own moves until 30 empties.
+        assert_eq!(ms(&clock(80_000, 0), 42), 80_000 / 6 - 10);
+        // movetime less a margin; nothing when only depth or nodes are limited.
+        let mt = Limits {
+            movetime_ms: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(ms(&mt, 30), 1000 - 55);
+        let depth = Limits {
+            depth: Some(8),
+            ..Limits::default()
+        };
+        assert!(time_budget(&depth, 30).is_none());
     }
 
     #[test]
