@@ -214,11 +214,16 @@ enum Command {
     },
     /// Build the Connect Four opening book with the solver: every position of at most --all-depth plies,
     /// and the positions of at most --depth plies a perfect player meets on either side. Resumes from
-    /// <out>.progress. Example: `nice arena book connect4 --depth 12 --out bots/data/connect4-book.bin`.
+    /// <out>.progress. Example: `nice arena book connect4 --depth 12 --threads 2 --out bots/data/connect4-book.bin`.
     Book {
-        /// The game: only connect4 (7×6).
+        /// The game: only connect4.
         #[arg(value_parser = ["connect4"])]
         game: String,
+        /// Columns (default 7, at most 7; give the rows too). The bots load only the 7×6 book.
+        #[arg(requires = "height")]
+        width: Option<u32>,
+        /// Rows (default 6).
+        height: Option<u32>,
         /// The deepest positions, plies.
         #[arg(long, default_value_t = 12)]
         depth: u32,
@@ -228,9 +233,12 @@ enum Command {
         /// The book file to write.
         #[arg(long, default_value = "connect4-book.bin")]
         out: PathBuf,
-        /// The solver's transposition table, MiB.
+        /// The solvers' transposition tables together, MiB.
         #[arg(long, default_value_t = 1024)]
         hash_mb: usize,
+        /// Solvers working at once, each on a thread with its share of --hash-mb.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         /// Plain lines even on a terminal.
         #[arg(long)]
         no_progress: bool,
@@ -408,12 +416,18 @@ fn main() -> ExitCode {
         }),
         Command::Book {
             game: _,
+            width,
+            height,
             depth,
             all_depth,
             out,
             hash_mb,
+            threads,
             no_progress,
         } => arena::book::build_connect4(&arena::book::BookOptions {
+            width: width.unwrap_or(7),
+            height: height.unwrap_or(6),
+            threads,
             depth,
             all_depth,
             out,

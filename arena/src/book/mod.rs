@@ -1,41 +1,54 @@
-//! `arena book connect4`: builds the Connect Four opening book ([`bots::c4_solver::book`]) with the
-//! project's own solver.
+//! `arena book connect4 [W H]`: builds the Connect Four opening book ([`bots::c4_solver::book`]) with
+//! the project's own solver, for 7 × 6 (the book built into the bots) or any size the book format holds
+//! (at most 7 columns, `W × (H + 1) <= 55`; small boards make the builder testable end to end).
 //!
-//! The positions are visited ply by ply from the empty board. Each is solved exactly (one solver, one
-//! big transposition table kept for the whole run, so later positions reuse the proofs of earlier
-//! ones) and its best move chosen: the move the solver's narrowing named when it reaches the score,
-//! else the first that does in centre-first order. Its children are then queued as the book's content
-//! asks (every move up to `all_depth` plies; past that, for the perfect player's tree only the best
-//! move on its own turns). Mirror images are visited once.
+//! The positions are visited ply by ply from the empty board. The positions of a ply not solved yet are
+//! shared among `threads` solvers, each with its own transposition table kept for the whole run (so later
+//! positions reuse the proofs of earlier ones). Each position is solved exactly and its best move chosen:
+//! the move the solver's narrowing named when it reaches the score, else the first that does in
+//! centre-first order. Its children are then queued, in key order, as the book's content asks (every
+//! move up to `all_depth` plies; past that, for the perfect player's tree only the best move on its own
+//! turns). Mirror images are visited once.
 //!
 //! Every solved position is appended at once to `<out>.progress` (`key score best` per line, the
 //! canonical key as in the book), so a run that stops resumes where it was: solved positions are read
 //! back instead of solved again. The book file itself is written at the end.
+//!
+//! The scores never depend on the run; the best move does when several reach the score, since which
+//! one the narrowing names depends on what the table holds (a resumed run, another thread count).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use bots::c4_solver::board::{Board, Std7x6};
+use bots::c4_solver::board::{AnySize, Board, Geometry, Std7x6};
 use bots::c4_solver::book::{canonical, Book, BookEntry};
 use bots::c4_solver::solver::{Budget, Solved, Solver};
 
 /// What to build.
 #[derive(Clone, Debug)]
 pub struct BookOptions {
+    /// Columns (at most 7: the book stores a column in 3 bits).
+    pub width: u32,
+    /// Rows; `width * (height + 1) <= 55`.
+    pub height: u32,
     /// The deepest positions, plies.
     pub depth: u32,
     /// Every position of at most this many plies is included, plies.
     pub all_depth: u32,
     /// The book file to write; the progress file is this path with `.progress` appended.
     pub out: PathBuf,
-    /// The solver's transposition table, MiB.
+    /// The solvers' transposition tables together, MiB (each of the `threads` gets its share).
     pub hash_mb: usize,
+    /// Solvers working at once, each on a thread of its own (at least 1).
+    pub threads: usize,
     /// An indicatif bar on a terminal (else one line per ply).
     pub progress_bar: bool,
 }
@@ -62,63 +75,91 @@ pub fn progress_path(out: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-/// Builds (or resumes) the 7 × 6 book described by `opts` and writes it to `opts.out`.
+/// Builds (or resumes) the `width` × `height` book described by `opts` and writes it to `opts.out`.
 ///
 /// # Errors
-/// I/O errors on the progress or book file, a malformed progress file (with its line number), or an
-/// `all_depth` above `depth`.
+/// I/O errors on the progress or book file, a malformed progress file (with its line number), an
+/// `all_depth` above `depth`, a `depth` that reaches the full board, a size the book cannot hold, or
+/// no thread.
 pub fn build_connect4(opts: &BookOptions) -> Result<BookSummary> {
+    anyhow::ensure!(opts.threads >= 1, "--threads must be at least 1");
     anyhow::ensure!(
-        opts.all_depth <= opts.depth && opts.depth < 42,
-        "need all_depth <= depth < 42 (got all_depth {}, depth {})",
+        (1..=7).contains(&opts.width) && opts.height >= 1,
+        "a book holds boards of 1 to 7 columns (a column is stored in 3 bits), not {} × {}",
+        opts.width,
+        opts.height
+    );
+    if (opts.width, opts.height) == (7, 6) {
+        return build(Std7x6, opts);
+    }
+    match AnySize::new(opts.width, opts.height) {
+        Some(geom) => build(geom, opts),
+        None => anyhow::bail!(
+            "{} × {} does not fit the solver's 64-bit board",
+            opts.width,
+            opts.height
+        ),
+    }
+}
+
+fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
+    let (w, squares) = (geom.width(), geom.squares());
+    anyhow::ensure!(
+        opts.all_depth <= opts.depth && opts.depth < squares,
+        "need all_depth <= depth < {squares} (got all_depth {}, depth {})",
         opts.all_depth,
         opts.depth
     );
+    let mut book = Book::empty(w, geom.height(), opts.depth, opts.all_depth)?;
     let start = Instant::now();
     let progress = progress_path(&opts.out);
-    let mut known = read_progress(&progress)?;
+    let mut known = read_progress(&progress, w)?;
     let mut log = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&progress)
         .with_context(|| format!("opening {}", progress.display()))?;
-    let mut solver = Solver::new(Std7x6, opts.hash_mb).with_book(None);
-    let mut book = Book::empty(7, 6, opts.depth, opts.all_depth)?;
-    let mut level: BTreeMap<u64, (Board<Std7x6>, Sides)> = BTreeMap::new();
-    level.insert(0, (Board::new(Std7x6), BOTH));
+    let mut solvers: Vec<Solver<G>> = (0..opts.threads)
+        .map(|_| Solver::new(geom, (opts.hash_mb / opts.threads).max(1)).with_book(None))
+        .collect();
+    let mut level: BTreeMap<u64, (Board<G>, Sides)> = BTreeMap::new();
+    level.insert(0, (Board::new(geom), BOTH));
     let mut solved = 0;
     for ply in 0..=opts.depth {
-        let bar = bar(opts.progress_bar, level.len() as u64, ply);
-        let mut next: BTreeMap<u64, (Board<Std7x6>, Sides)> = BTreeMap::new();
         let level_start = Instant::now();
-        let mut level_solved = 0;
+        // 1. The positions not solved yet, shared among the solvers; each is logged as it comes.
+        let todo: Vec<(u64, Board<G>)> = level
+            .iter()
+            .filter(|(key, _)| !known.contains_key(key))
+            .map(|(&key, &(b, _))| (key, b))
+            .collect();
+        let bar = bar(opts.progress_bar, todo.len() as u64, ply);
+        solve_all(&mut solvers, &todo, |key, score, best| {
+            writeln!(log, "{key} {score} {}", fmt_best(best))
+                .and_then(|()| log.flush())
+                .with_context(|| format!("writing {}", progress.display()))?;
+            known.insert(key, (score, best));
+            bar.inc(1);
+            Ok(())
+        })?;
+        bar.finish_and_clear();
+        solved += todo.len();
+
+        // 2. The entries, and the children the book's content asks for, in key order.
+        let mut next: BTreeMap<u64, (Board<G>, Sides)> = BTreeMap::new();
         for (&key, &(b, sides)) in &level {
             let (_, mirrored) = canonical(&b);
-            let entry = match known.get(&key) {
-                Some(&(score, best)) => BookEntry {
-                    score,
-                    best: best.map(|c| if mirrored { 6 - c } else { c }),
-                },
-                None => {
-                    let e = solve(&mut solver, &b);
-                    let canon_best = e.best.map(|c| if mirrored { 6 - c } else { c });
-                    writeln!(log, "{key} {} {}", e.score, fmt_best(canon_best))
-                        .and_then(|()| log.flush())
-                        .with_context(|| format!("writing {}", progress.display()))?;
-                    known.insert(key, (e.score, canon_best));
-                    solved += 1;
-                    level_solved += 1;
-                    e
-                }
+            let (score, best) = known[&key];
+            let entry = BookEntry {
+                score,
+                best: best.map(|c| if mirrored { w - 1 - c } else { c }),
             };
             book.push_unsorted(&b, entry);
-            bar.inc(1);
             if ply == opts.depth {
                 continue;
             }
-            // The children the book's content asks for.
             let mover: Sides = if ply % 2 == 0 { 1 } else { 2 };
-            for c in 0..7 {
+            for c in 0..w {
                 if !b.can_play(c) || b.is_winning_col(c) {
                     continue;
                 }
@@ -135,11 +176,10 @@ pub fn build_connect4(opts: &BookOptions) -> Result<BookSummary> {
                 next.entry(ck).or_insert((child, 0)).1 |= child_sides;
             }
         }
-        bar.finish_and_clear();
         println!(
             "ply {ply:>2}: {:>8} positions, {:>8} solved now, {:>8.1} s",
             level.len(),
-            level_solved,
+            todo.len(),
             level_start.elapsed().as_secs_f64()
         );
         level = next;
@@ -153,6 +193,43 @@ pub fn build_connect4(opts: &BookOptions) -> Result<BookSummary> {
         entries: book.len(),
         solved,
         seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Solves every position of `todo` (canonical key, board), each solver on a thread of its own taking
+/// the next unsolved position, and hands each result to `done` on this thread as it comes: the key,
+/// the exact score, the best move in the canonical orientation. After an error from `done` no new
+/// position is started; the error is returned once the positions under way are finished.
+fn solve_all<G: Geometry>(
+    solvers: &mut [Solver<G>],
+    todo: &[(u64, Board<G>)],
+    mut done: impl FnMut(u64, i32, Option<u32>) -> Result<()>,
+) -> Result<()> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(u64, i32, Option<u32>)>();
+    std::thread::scope(|scope| {
+        for solver in solvers.iter_mut() {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || {
+                while let Some(&(key, b)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let e = solve(solver, &b);
+                    let (_, mirrored) = canonical(&b);
+                    let w = b.geom().width();
+                    let best = e.best.map(|c| if mirrored { w - 1 - c } else { c });
+                    if tx.send((key, e.score, best)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (key, score, best) in rx {
+            if let Err(e) = done(key, score, best) {
+                next.store(todo.len(), Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
     })
 }
 
@@ -177,26 +254,27 @@ fn fmt_best(best: Option<u32>) -> String {
 
 /// The exact score of `b` and its best move: the narrowing's when it is proved to reach the score,
 /// else the first column in centre-first order that does.
-pub fn solve(solver: &mut Solver<Std7x6>, b: &Board<Std7x6>) -> BookEntry {
+pub fn solve<G: Geometry>(solver: &mut Solver<G>, b: &Board<G>) -> BookEntry {
     let (score, named) = match solver.solve(b, Budget::UNLIMITED) {
         Solved::Exact { score, best } => (score, best),
         Solved::Partial { .. } => unreachable!("no budget, no abort"),
     };
-    let reaches = |solver: &mut Solver<Std7x6>, c: u32| {
+    let reaches = |solver: &mut Solver<G>, c: u32| {
         solver.move_reaches(b, c, score, Budget::UNLIMITED) == Some(true)
     };
-    let best = named.filter(|&c| reaches(solver, c)).or_else(|| {
-        [3, 2, 4, 1, 5, 0, 6]
-            .into_iter()
-            .find(|&c| reaches(solver, c))
-    });
+    let w = b.geom().width() as i32;
+    let mut centre_first: Vec<u32> = (0..w as u32).collect();
+    centre_first.sort_by_key(|&c| ((2 * c as i32 - (w - 1)).abs(), c));
+    let best = named
+        .filter(|&c| reaches(solver, c))
+        .or_else(|| centre_first.into_iter().find(|&c| reaches(solver, c)));
     BookEntry { score, best }
 }
 
-/// The entries of a progress file: canonical key → (score, best move in the canonical orientation).
-/// A last line without its newline (a run killed while writing it) is dropped, and cut from the file
-/// so that the next entry starts a line of its own.
-fn read_progress(path: &Path) -> Result<HashMap<u64, (i32, Option<u32>)>> {
+/// The entries of a progress file of a `width`-column book: canonical key → (score, best move in the
+/// canonical orientation). A last line without its newline (a run killed while writing it) is
+/// dropped, and cut from the file so that the next entry starts a line of its own.
+fn read_progress(path: &Path, width: u32) -> Result<HashMap<u64, (i32, Option<u32>)>> {
     let mut known = HashMap::new();
     let mut text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -222,7 +300,7 @@ fn read_progress(path: &Path) -> Result<HashMap<u64, (i32, Option<u32>)>> {
             let score = f.next()?.parse().ok()?;
             let best = match f.next()? {
                 "-" => None,
-                c => Some(c.parse().ok().filter(|&c: &u32| c < 7)?),
+                c => Some(c.parse().ok().filter(|&c: &u32| c < width)?),
             };
             f.next().is_none().then_some((key, score, best))
         })();

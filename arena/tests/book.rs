@@ -1,0 +1,174 @@
+//! `arena book connect4 W H`: whole books built on a small board (5 × 4, every position solved in
+//! milliseconds), checked entry by entry against fresh solves, their content rule walked, and a run
+//! resumed from a progress file cut short.
+
+use std::path::Path;
+
+use arena::book::{build_connect4, progress_path, BookOptions};
+use bots::c4_solver::board::{AnySize, Board};
+use bots::c4_solver::book::Book;
+use bots::c4_solver::solver::{Budget, Solver};
+
+const DEPTH: u32 = 8;
+const ALL_DEPTH: u32 = 2;
+
+fn geom() -> AnySize {
+    AnySize::new(5, 4).unwrap()
+}
+
+fn options(dir: &Path, threads: usize) -> BookOptions {
+    BookOptions {
+        width: 5,
+        height: 4,
+        depth: DEPTH,
+        all_depth: ALL_DEPTH,
+        out: dir.join("book.bin"),
+        hash_mb: 8,
+        threads,
+        progress_bar: false,
+    }
+}
+
+fn load(dir: &Path) -> Book {
+    Book::from_bytes(&std::fs::read(dir.join("book.bin")).unwrap()).unwrap()
+}
+
+/// Every entry's score equals a fresh solve (no book, a new table) and its move reaches that score.
+fn check_entries(book: &Book) {
+    let mut fresh = Solver::new(geom(), 4).with_book(None);
+    for (key, e) in book.iter() {
+        let b = Board::from_key(geom(), key).expect("a position's key");
+        fresh.clear();
+        assert_eq!(fresh.score(&b), e.score, "{b:?}");
+        let best = e.best.expect("some move reaches the score");
+        assert_eq!(
+            fresh.move_reaches(&b, best, e.score, Budget::UNLIMITED),
+            Some(true),
+            "column {best} of {b:?}"
+        );
+    }
+}
+
+/// Walks the book's content rule and counts the positions walked in `seen`: every position of fewer
+/// than ALL_DEPTH plies has every child walked; from ALL_DEPTH plies on, for a perfect player on either
+/// side (`perfect`: 0 the first player, 1 the second), only the book's move on its turns and every move
+/// on the other's. Every position walked, to DEPTH plies, must be in the book.
+fn walk(book: &Book, b: Board<AnySize>, perfect: Option<u32>, seen: &mut usize) {
+    if b.moves() > DEPTH {
+        return;
+    }
+    let e = book
+        .get(&b)
+        .unwrap_or_else(|| panic!("{b:?} is not in the book"));
+    *seen += 1;
+    let sides = match perfect {
+        None if b.moves() >= ALL_DEPTH => vec![Some(0), Some(1)],
+        p => vec![p],
+    };
+    for p in sides {
+        for c in 0..5 {
+            if !b.can_play(c) || b.is_winning_col(c) {
+                continue;
+            }
+            if p == Some(b.moves() % 2) && e.best != Some(c) {
+                continue;
+            }
+            let mut child = b;
+            child.play_col(c);
+            walk(book, child, p, seen);
+        }
+    }
+}
+
+#[test]
+fn a_book_is_exact_and_keeps_a_perfect_player_in_it_to_its_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = build_connect4(&options(dir.path(), 2)).unwrap();
+    let book = load(dir.path());
+    assert_eq!(summary.entries, book.len());
+    assert_eq!(summary.solved, book.len(), "a first run solves every entry");
+    assert_eq!((book.width(), book.height()), (5, 4));
+    assert_eq!((book.depth(), book.all_depth()), (DEPTH, ALL_DEPTH));
+    check_entries(&book);
+    let mut seen = 0;
+    walk(&book, Board::new(geom()), None, &mut seen);
+    assert!(
+        seen > book.len(),
+        "{seen} positions walked, {} entries",
+        book.len()
+    );
+}
+
+#[test]
+fn a_run_cut_short_resumes_from_its_progress_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = build_connect4(&options(dir.path(), 1)).unwrap();
+    let before = load(dir.path());
+    // Keep half the solved positions, and a line torn in the middle by a kill.
+    let progress = progress_path(&dir.path().join("book.bin"));
+    let text = std::fs::read_to_string(&progress).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), first.solved);
+    let kept = lines.len() / 2;
+    let torn = &lines[kept][..lines[kept].len() / 2];
+    std::fs::write(&progress, format!("{}\n{torn}", lines[..kept].join("\n"))).unwrap();
+    std::fs::remove_file(dir.path().join("book.bin")).unwrap();
+
+    let second = build_connect4(&options(dir.path(), 2)).unwrap();
+    let after = load(dir.path());
+    assert!(
+        second.solved > 0 && second.solved < after.len(),
+        "{} of {} solved again",
+        second.solved,
+        after.len()
+    );
+    // The torn line was cut, not completed by the next entry: every line is `key score best`.
+    let text = std::fs::read_to_string(&progress).unwrap();
+    assert!(text.ends_with('\n'));
+    for line in text.lines() {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f.len(), 3, "{line:?}");
+        assert!(
+            f[0].parse::<u64>().is_ok() && f[1].parse::<i32>().is_ok(),
+            "{line:?}"
+        );
+    }
+    check_entries(&after);
+    // Scores do not depend on the run (the best moves may, where several reach the score).
+    let scores: std::collections::HashMap<u64, i32> =
+        before.iter().map(|(k, e)| (k, e.score)).collect();
+    let common = after
+        .iter()
+        .filter(|(k, e)| {
+            scores.get(k).is_some_and(|&s| {
+                assert_eq!(s, e.score);
+                true
+            })
+        })
+        .count();
+    assert!(common >= kept, "{common} entries in both books");
+}
+
+#[test]
+fn sizes_the_book_cannot_hold_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (w, h, why) in [
+        (8, 4, "1 to 7 columns"),
+        (7, 7, "does not fit"),
+        (5, 4, "depth <"),
+    ] {
+        let mut o = options(dir.path(), 1);
+        (o.width, o.height) = (w, h);
+        if why == "depth <" {
+            o.depth = 20;
+        }
+        let e = build_connect4(&o).unwrap_err().to_string();
+        assert!(e.contains(why), "{w} × {h}: {e}");
+    }
+    let mut o = options(dir.path(), 0);
+    o.depth = 3;
+    assert!(build_connect4(&o)
+        .unwrap_err()
+        .to_string()
+        .contains("--threads"));
+}
