@@ -477,6 +477,32 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
             .collect()
     };
     assert_eq!(strip(&merged), strip(&unsplit));
+    // The unsplit run's games are the same plays at other times (its dates set back a day, so that
+    // they differ however fast the runs were): they merge into the same 12 games.
+    let csv = whole.path().join("results/smoke/games.csv");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let earlier: String = rows
+        .lines()
+        .map(|line| match line.rsplit_once(',') {
+            Some((head, date)) if date.ends_with('Z') => format!("{head},2000-01-01T00:00:00Z\n"),
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    assert_ne!(rows, earlier);
+    std::fs::write(&csv, earlier).unwrap();
+    let out = arena()
+        .arg("merge")
+        .arg(whole.path().join("results/smoke"))
+        .arg("--into")
+        .arg(results.join("smoke"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        games(tmp.path(), "smoke"),
+        merged,
+        "the records first merged are kept"
+    );
 
     // A folder of another tournament does not merge.
     let other = tempfile::tempdir().unwrap();

@@ -318,6 +318,19 @@ impl GameWriter {
     }
 }
 
+/// Whether two records of one game id are the same play: equal in everything but when it was played
+/// and how long each move took (`date`, `time_ms`, `move_ms`), which differ whenever a game is played
+/// again with the same moves.
+fn same_play(a: &GameRecord, b: &GameRecord) -> bool {
+    let timeless = |r: &GameRecord| GameRecord {
+        date: String::new(),
+        time_ms: [0, 0],
+        move_ms: Vec::new(),
+        ..r.clone()
+    };
+    timeless(a) == timeless(b)
+}
+
 /// Merges the games of the results folders `sources` (shards of one tournament, or copies from other
 /// machines) into the folder `into`, with the games `into` already holds: one `games.csv` sorted by game
 /// id, each game once. `into/config.toml` is copied from the first source that has one if missing.
@@ -326,7 +339,8 @@ impl GameWriter {
 ///
 /// # Errors
 /// A folder without `games.csv`, an unreadable row, games of different games or variants, one game id
-/// recorded differently in two places (two different tournaments), folders whose fingerprints differ
+/// recorded with different moves, results or players in two places (two different tournaments; the
+/// same play recorded twice, with other dates or move times, is merged once), folders whose fingerprints differ
 /// (played under different configs); `into` in use by a run; nothing is written then.
 pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
     let target = ResultsDir {
@@ -372,7 +386,9 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
                 }
             }
             match index.get(&r.id) {
-                Some(&k) if merged[k].0 == r => {}
+                // The same game played again (a shard run twice, a copy of a re-run): the record
+                // already merged is kept.
+                Some(&k) if same_play(&merged[k].0, &r) => {}
                 Some(&k) => bail!(
                     "game {} differs between {} and {}: not one tournament",
                     r.id,
