@@ -11,7 +11,7 @@
 use games::dots::Move;
 use games::{Dots, Game, Player};
 
-use super::trajectories::{diff, heuristic2, simulate, Trajectory, PASS};
+use super::trajectories::{diff, heuristic2, simulate, Simulation, Trajectory, PASS};
 use super::tt::{node_key, point_key, Bound, Entry, Table};
 use super::{Config, Control, Prune};
 use crate::dots_tps::patterns::Grid;
@@ -29,6 +29,9 @@ pub struct Memory {
     table: Option<Table>,
     /// Per player, per point id: the sum of plies² of the cut-offs the point caused.
     history: [Vec<u32>; 2],
+    /// The last complete one-sided simulations (mover's, opponent's) and their length `n`: a
+    /// deeper iteration with the same `n` (option `reach`) reuses them.
+    sims: Option<(u32, [Simulation; 2])>,
 }
 
 /// The table's size, log2 entries (2^18 × 24 bytes = 6 MiB).
@@ -41,6 +44,7 @@ impl Memory {
         Memory {
             table: cfg.tt.then(|| Table::new(TABLE_BITS)),
             history: [vec![0; n], vec![0; n]],
+            sims: None,
         }
     }
 }
@@ -347,12 +351,18 @@ pub fn iteration(
     let mut trajs: Vec<Trajectory> = Vec::new();
     let mut sims_complete = true;
     if need_sims {
-        for p in [me, me.opponent()] {
-            let n = if cfg.reach > 0 { m.min(cfg.reach) } else { m };
-            let sim = simulate(pos, &root.grid, &root.points, p, n, ctl);
-            it.gains[usize::from(p != me)] = sim.gain;
+        let n = if cfg.reach > 0 { m.min(cfg.reach) } else { m };
+        let sims = match mem.sims.take() {
+            Some((k, sims)) if k == n => sims,
+            _ => [me, me.opponent()].map(|p| simulate(pos, &root.grid, &root.points, p, n, ctl)),
+        };
+        for (k, sim) in sims.iter().enumerate() {
+            it.gains[k] = sim.gain;
             sims_complete &= sim.complete;
-            trajs.extend(sim.trajectories);
+            trajs.extend(sim.trajectories.iter().cloned());
+        }
+        if sims_complete && !ctl.stopped {
+            mem.sims = Some((n, sims));
         }
         if ctl.stopped {
             return it;
