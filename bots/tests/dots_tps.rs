@@ -5,9 +5,9 @@
 //! Every test is exact: depth and node limits, seeds, never the clock.
 
 use bots::dots_tps::patterns::{symmetries, Cell, Grid, Kind, PatternTable};
+use bots::dots_tps::search::WIN;
 use bots::dots_tps::tactics::{self, Tactic};
 use bots::dots_tps::trajectories::Range;
-use bots::dots_tps::search::WIN;
 use bots::dots_tps::{think, Budget, Config, Decision, DotsTps, Prune};
 use bots::engine::Engine;
 use games::dots::{Move, Start};
@@ -875,7 +875,10 @@ fn the_time_manager_spends_a_share_of_the_clock_and_never_a_quarter() {
         for inc in [0, 50, 200, 5000] {
             for free in [0, 50, 400, 1244] {
                 let t = move_time(None, Some(time), Some(inc), free).unwrap();
-                assert!(t.soft_ms <= t.hard_ms && t.hard_ms <= time / 4, "{time} {inc} {free}");
+                assert!(
+                    t.soft_ms <= t.hard_ms && t.hard_ms <= time / 4,
+                    "{time} {inc} {free}"
+                );
             }
         }
     }
@@ -895,7 +898,10 @@ fn the_article_config_is_the_old_default_and_the_options_reach_it() {
     }
     assert_eq!(e.config, Config::article());
     let a = Config::article();
-    assert_eq!((a.depth, a.tt, a.history, a.threats, a.reach), (3, false, false, false, 0));
+    assert_eq!(
+        (a.depth, a.tt, a.history, a.threats, a.reach),
+        (3, false, false, false, 0)
+    );
     assert!(Config::default().tt && Config::default().depth > 3);
 }
 
@@ -911,12 +917,23 @@ fn threats_see_the_opponent_grounding_into_a_win() {
         "2-2 1-2 2-3 1-3 5-4 2-1 6-3 3-2 9-9 6-4 9-8 2-4 9-7 3-3",
     )
     .unwrap();
-    assert_eq!((pos.captures(Player::First), pos.captures(Player::Second)), (0, 2));
+    assert_eq!(
+        (pos.captures(Player::First), pos.captures(Player::Second)),
+        (0, 2)
+    );
     assert_eq!(pos.ungrounded_dots(Player::Second), 1);
     let table = PatternTable::default();
     let d = think_at(&pos, &Config::default(), &table, 2);
     assert_eq!(d.value, -(WIN - 1), "{d:?}");
-    let d = think_at(&pos, &Config { depth: 2, ..Config::article() }, &table, 2);
+    let d = think_at(
+        &pos,
+        &Config {
+            depth: 2,
+            ..Config::article()
+        },
+        &table,
+        2,
+    );
     assert!(d.value > -WIN / 2, "{d:?}");
 }
 

@@ -17,6 +17,20 @@
 //! Every part can be switched off by an option ([`Config`]), so that the modes can be compared;
 //! `dots-tps --bench` prints the article's table on our tactical suite ([`mod@bench`]).
 //!
+//! **The default engine and the article's.** [`Config::article`] is the article's engine exactly
+//! (depth 3 full moves, trajectories of up to m points, static inner order); `dots-tps --bench` runs
+//! it, and the options `depth 3`, `tt false`, `history false`, `threats false`, `reach 0` select it.
+//! The default ([`Config::default`]) plays stronger at equal time (at 20 s + 200 ms on 20×20 an SPRT
+//! of H1 = +200 Elo against H0 = 0 over the engine of commit 0f8cf58 accepted H1, `docs/dots-tps.md`):
+//! no depth cap ([`MAX_DEPTH`]) under
+//! a time manager that spends the clock ([`move_time`]), trajectories of at most
+//! [`DEFAULT_REACH`] points (`reach`) so that the tree goes 5–7 full moves deep in the middle game
+//! while the simulations stay cheap (and are reused across depths), a transposition table with
+//! Zobrist keys ([`tt`]) and history ordering in the tree, and grounding (R13) as a threat and a
+//! weapon (`threats`): a ground that wins 1 or 2 plies below the root is a win or a loss in the
+//! tree, and, when we do not trail, each dot a point connects to the edge adds [`GROUND_BONUS`] to its
+//! importance ([`ground_bonus`]). The importance term of formula (1) is kept.
+//!
 //! ```
 //! use bots::dots_tps::{think, Budget, Config};
 //! use bots::dots_tps::patterns::PatternTable;
@@ -129,7 +143,8 @@ pub struct Config {
     /// `threats` (ours): grounding inside the tree (R13): at the first two plies below the root the
     /// side to move may end the game with `ground` when that wins, so a root move that lets the
     /// opponent ground into a win scores as a loss and one that lets us ground next is a win; when
-    /// no capture is possible a root move after which our `ground` wins is played. Off in
+    /// no capture is possible a root move after which our `ground` wins is played; when we do not
+    /// trail, [`ground_bonus`] adds to the importance of points that ground our dots. Off in
     /// [`Config::article`].
     pub threats: bool,
     /// `reach` (ours): the longest trajectory the one-sided simulations look for, points (0: the
@@ -149,7 +164,7 @@ impl Config {
     /// The article's engine exactly (the engine's default before the time manager and the
     /// transposition table): depth 3 full moves, no table, static ordering in the tree, grounding
     /// only at the root. `dots-tps --bench` runs this; as options: `depth 3`, `tt false`,
-    /// `history false`, `threats false`.
+    /// `history false`, `threats false`, `reach 0`.
     pub fn article() -> Config {
         Config {
             k1: 1,
@@ -171,8 +186,9 @@ impl Config {
 }
 
 impl Default for Config {
-    /// The playing engine: the article's with no depth cap ([`MAX_DEPTH`]; the clock decides), the
-    /// transposition table, history ordering and grounding threats.
+    /// The playing engine: the article's with no depth cap ([`MAX_DEPTH`]; the clock decides),
+    /// trajectories of at most [`DEFAULT_REACH`] points, the transposition table, history ordering
+    /// and grounding threats.
     fn default() -> Self {
         Config {
             depth: MAX_DEPTH,
@@ -514,9 +530,10 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// Options (see [`Config`]): `depth` (spin 1..=16 full moves, default 16: no cap in practice), `k1`
 /// (spin, default 1), `k2` (spin, default 1000), `margin` (spin 0..=8, default 2), `prune` (combo
 /// all/useful/h1/h12, default h12), `bounds`, `ordering`, `grounding`, `alphabeta`, `importance`,
-/// `tt`, `history`, `threats` (checks, default true), `patterns` (string: a pattern file replacing
-/// the shipped table; empty: the shipped one). The article's engine ([`Config::article`]) is
-/// `depth 3`, `tt false`, `history false`, `threats false`.
+/// `tt`, `history`, `threats` (checks, default true), `reach` (spin 0..=16 points, default 3; 0: the
+/// depth), `patterns` (string: a pattern file replacing the shipped table; empty: the shipped one).
+/// The article's engine ([`Config::article`]) is `depth 3`, `tt false`, `history false`,
+/// `threats false`, `reach 0`.
 /// The engine has no random choice, so it declares no `seed`.
 #[derive(Default)]
 pub struct DotsTps {

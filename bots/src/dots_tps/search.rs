@@ -125,9 +125,7 @@ impl<'a> Tree<'a> {
         if self.cfg.threats {
             let ply = self.root_plies - plies;
             let (mine, theirs) = (pos.captures(mover), pos.captures(mover.opponent()));
-            if (1..=2).contains(&ply)
-                && mine > theirs
-                && mine > theirs + pos.ungrounded_dots(mover)
+            if (1..=2).contains(&ply) && mine > theirs && mine > theirs + pos.ungrounded_dots(mover)
             {
                 return WIN - ply as i32;
             }

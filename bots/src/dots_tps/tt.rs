@@ -37,7 +37,8 @@ pub fn node_key(dots: u64, pos: &Dots) -> u64 {
     } else {
         0
     };
-    let caps = u64::from(pos.captures(Player::First)) << 32 | u64::from(pos.captures(Player::Second));
+    let caps =
+        u64::from(pos.captures(Player::First)) << 32 | u64::from(pos.captures(Player::Second));
     dots ^ turn ^ mix(caps ^ 0x6a09_e667_f3bc_c909)
 }
 
