@@ -340,7 +340,8 @@ pub fn move_time(
 pub struct Decision {
     /// The move (`None` only when the game is over).
     pub best: Option<Move>,
-    /// Its minimax capture difference (`kill2 − kill1`, the mover's view) at `depth`.
+    /// Its minimax capture difference (`kill2 − kill1`, the mover's view) at `depth`; with option
+    /// `threats`, [`search::WIN`] less the plies for a win by grounding (negative: a loss).
     pub value: i32,
     /// The deepest completed (or used) depth, full moves (0: none).
     pub depth: u32,
