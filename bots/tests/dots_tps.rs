@@ -5,6 +5,7 @@
 //! Every test is exact: depth and node limits, seeds, never the clock.
 
 use bots::dots_tps::patterns::{symmetries, Cell, Grid, Kind, PatternTable};
+use bots::dots_tps::search::WIN;
 use bots::dots_tps::tactics::{self, Tactic};
 use bots::dots_tps::trajectories::Range;
 use bots::dots_tps::{think, Budget, Config, Decision, DotsTps, Prune};
@@ -733,4 +734,228 @@ fn the_patterns_option_loads_another_table() {
         "{mv}"
     );
     e.set_option("patterns", "").unwrap();
+}
+
+/// The article's engine at `depth` with the transposition table and history ordering set as given
+/// (no grounding threats, trajectories as long as the depth, as the article).
+fn article_with(depth: u32, tt: bool, history: bool) -> Config {
+    Config {
+        depth,
+        tt,
+        history,
+        ..Config::article()
+    }
+}
+
+#[test]
+fn the_transposition_table_and_history_keep_every_value_and_move_at_fixed_depth() {
+    // The table cuts only within one depth and at the same plies left, so the negamax values, and
+    // with the same root order the chosen moves, are those of the search without it.
+    let table = PatternTable::default();
+    let mut fewer = 0;
+    for t in tactics::suite() {
+        for depth in 1..=3 {
+            let plain = think_at(&t.pos, &article_with(depth, false, false), &table, depth);
+            for (tt, history) in [(true, false), (false, true), (true, true)] {
+                let d = think_at(&t.pos, &article_with(depth, tt, history), &table, depth);
+                assert_eq!(
+                    (d.best, d.value, d.depth),
+                    (plain.best, plain.value, plain.depth),
+                    "{} at depth {depth}, tt {tt}, history {history}",
+                    t.name
+                );
+                if tt && depth == 3 && d.nodes < plain.nodes {
+                    fewer += 1;
+                }
+            }
+        }
+    }
+    assert!(fewer > 0, "the table never saved a node at depth 3");
+}
+
+#[test]
+fn the_transposition_table_keeps_the_values_on_random_middle_games() {
+    let table = PatternTable::default();
+    for seed in 0..6 {
+        let pos = middle_game(seed, 12, 12, 40);
+        let plain = think_at(&pos, &article_with(2, false, false), &table, 2);
+        let d = think_at(&pos, &article_with(2, true, true), &table, 2);
+        assert_eq!((d.best, d.value), (plain.best, plain.value), "seed {seed}");
+    }
+}
+
+#[test]
+fn zobrist_keys_agree_on_transpositions_and_after_undo() {
+    use bots::dots_tps::tt::{node_key, point_key, TURN_KEY};
+    let start = Dots::from_moves(10, 10, Start::Cross, "2-2 9-9").unwrap();
+    let put = |x: u8, y: u8| Move::Put { x, y };
+    let id = |m: Move| match m {
+        Move::Put { x, y } => usize::from(y) * 12 + usize::from(x),
+        Move::Ground => 0,
+    };
+    // The same three dots in two orders: the same position, the same key.
+    let line = |order: [Move; 3]| {
+        let mut pos = start.clone();
+        let mut dots = 0u64;
+        for m in order {
+            dots ^= point_key(id(m), pos.turn());
+            pos.play(m).unwrap();
+        }
+        (node_key(dots, &pos), pos)
+    };
+    let (a, b, c) = (put(3, 3), put(8, 8), put(4, 7));
+    let (k1, p1) = line([a, b, c]);
+    let (k2, p2) = line([c, b, a]);
+    assert_eq!(p1.to_string(), p2.to_string());
+    assert_eq!(k1, k2);
+    // Another dot for the other side: another key.
+    let (k3, _) = line([a, c, b]);
+    assert_ne!(k1, k3);
+    // Play and undo restore the key; the side to move is part of it.
+    let mut pos = p1.clone();
+    let before = node_key(0, &pos);
+    pos.play(put(7, 3)).unwrap();
+    assert_ne!(node_key(0, &pos), before);
+    pos.undo();
+    assert_eq!(node_key(0, &pos), before);
+    let mut passed = start.clone();
+    let k = node_key(0, &passed);
+    passed.play(Move::Put { x: 0, y: 0 }).ok();
+    if passed.turn() != start.turn() {
+        assert_eq!(node_key(0, &passed), k ^ TURN_KEY);
+    }
+    // A capture changes the key through the capture counts: Blue closes Red's 5-5.
+    let mut cap = Dots::from_moves(8, 8, Start::Empty, "5-6 5-5 4-5 1-1 6-5 1-8").unwrap();
+    let k_before = node_key(0, &cap);
+    let blue = cap.turn();
+    cap.play(put(5, 4)).unwrap();
+    assert_eq!(cap.captures(blue), 1);
+    let z = point_key(id(put(5, 4)), blue);
+    assert_ne!(node_key(z, &cap), k_before ^ TURN_KEY ^ z);
+}
+
+#[test]
+fn the_time_manager_spends_a_share_of_the_clock_and_never_a_quarter() {
+    use bots::dots_tps::{move_time, MoveTime};
+    // 20 s + 200 ms at the start of 20×20 (396 free points): 49 moves expected,
+    // avail = 19950, soft = 19950/49 + 150 = 557, hard = 3 × 557 = 1671.
+    assert_eq!(
+        move_time(None, Some(20_000), Some(200), 396),
+        Some(MoveTime {
+            soft_ms: 557,
+            hard_ms: 1671
+        })
+    );
+    // 39×32 (1244 points): at most 50 moves expected.
+    assert_eq!(
+        move_time(None, Some(20_000), Some(200), 1244),
+        Some(MoveTime {
+            soft_ms: 549,
+            hard_ms: 1647
+        })
+    );
+    // Late, 300 ms left: a fifth and a quarter of avail = 270, the increment cannot be spent.
+    assert_eq!(
+        move_time(None, Some(300), Some(200), 40),
+        Some(MoveTime {
+            soft_ms: 54,
+            hard_ms: 67
+        })
+    );
+    // movetime: less a fifth, at most 100 ms, both limits.
+    assert_eq!(
+        move_time(Some(1000), Some(5), None, 10),
+        Some(MoveTime {
+            soft_ms: 900,
+            hard_ms: 900
+        })
+    );
+    assert_eq!(move_time(None, None, Some(100), 10), None);
+    for time in [0, 1, 10, 99, 1000, 20_000, 600_000] {
+        for inc in [0, 50, 200, 5000] {
+            for free in [0, 50, 400, 1244] {
+                let t = move_time(None, Some(time), Some(inc), free).unwrap();
+                assert!(
+                    t.soft_ms <= t.hard_ms && t.hard_ms <= time / 4,
+                    "{time} {inc} {free}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_article_config_is_the_old_default_and_the_options_reach_it() {
+    let mut e = DotsTps::default();
+    for (k, v) in [
+        ("depth", "3"),
+        ("tt", "false"),
+        ("history", "false"),
+        ("threats", "false"),
+        ("reach", "0"),
+    ] {
+        e.set_option(k, v).unwrap();
+    }
+    assert_eq!(e.config, Config::article());
+    let a = Config::article();
+    assert_eq!(
+        (a.depth, a.tt, a.history, a.threats, a.reach),
+        (3, false, false, false, 0)
+    );
+    assert!(Config::default().tt && Config::default().depth > 3);
+}
+
+#[test]
+fn threats_see_the_opponent_grounding_into_a_win() {
+    // 10×10, Blue to move, 0:2: Red has taken 2-2 and 2-3, and every Red dot but 6-4 is grounded
+    // (the edge and the base), so Red's `ground` wins 2:1 now. Blue's only capture, 6-4, needs 7-4
+    // and 6-5: two moves. Every Blue move loses to the ground; the article's engine does not see it.
+    let pos = Dots::from_moves(
+        10,
+        10,
+        Start::Empty,
+        "2-2 1-2 2-3 1-3 5-4 2-1 6-3 3-2 9-9 6-4 9-8 2-4 9-7 3-3",
+    )
+    .unwrap();
+    assert_eq!(
+        (pos.captures(Player::First), pos.captures(Player::Second)),
+        (0, 2)
+    );
+    assert_eq!(pos.ungrounded_dots(Player::Second), 1);
+    let table = PatternTable::default();
+    let d = think_at(&pos, &Config::default(), &table, 2);
+    assert_eq!(d.value, -(WIN - 1), "{d:?}");
+    let d = think_at(
+        &pos,
+        &Config {
+            depth: 2,
+            ..Config::article()
+        },
+        &table,
+        2,
+    );
+    assert!(d.value > -WIN / 2, "{d:?}");
+}
+
+#[test]
+fn threats_ground_the_last_dot_and_then_win_by_grounding() {
+    // 8×8, Red to move, 1:0 (Red took 2-2), one ungrounded Red dot, 5-2: 5-1 or 4-2 joins it to the
+    // edge (through 3-2 and the base), then Red's `ground` wins; Blue cannot capture in time.
+    let pos = Dots::from_moves(
+        8,
+        8,
+        Start::Empty,
+        "2-2 1-2 6-6 2-1 6-7 3-2 7-7 2-3 7-5 5-2 8-3",
+    )
+    .unwrap();
+    assert_eq!(pos.turn(), Player::Second);
+    assert_eq!(pos.ungrounded_dots(Player::Second), 1);
+    let d = think_at(&pos, &Config::default(), &PatternTable::default(), 2);
+    assert!(
+        [Move::Put { x: 5, y: 1 }, Move::Put { x: 4, y: 2 }].contains(&d.best.unwrap()),
+        "{d:?}"
+    );
+    assert_eq!(d.value, WIN - 2);
+    let d = think_at(&pos, &Config::article(), &PatternTable::default(), 2);
+    assert!(d.value < WIN / 2, "{d:?}");
 }

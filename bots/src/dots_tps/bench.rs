@@ -62,6 +62,7 @@ pub fn run_one(
         depth,
         nodes: cap,
         time_ms: None,
+        soft_ms: None,
         iterative: false,
     };
     think(&t.pos, &cfg, table, &budget, &mut |_| {})
@@ -87,7 +88,7 @@ pub fn rows(
 ) -> Vec<Row> {
     let cfg = Config {
         alphabeta,
-        ..Config::default()
+        ..Config::article()
     };
     let table = PatternTable::default();
     Prune::ALL

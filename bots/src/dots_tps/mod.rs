@@ -17,6 +17,20 @@
 //! Every part can be switched off by an option ([`Config`]), so that the modes can be compared;
 //! `dots-tps --bench` prints the article's table on our tactical suite ([`mod@bench`]).
 //!
+//! **The default engine and the article's.** [`Config::article`] is the article's engine exactly
+//! (depth 3 full moves, trajectories of up to m points, static inner order); `dots-tps --bench` runs
+//! it, and the options `depth 3`, `tt false`, `history false`, `threats false`, `reach 0` select it.
+//! The default ([`Config::default`]) plays stronger at equal time (at 20 s + 200 ms on 20×20 an SPRT
+//! of H1 = +200 Elo against H0 = 0 over the engine of commit 0f8cf58 accepted H1, `docs/dots-tps.md`):
+//! no depth cap ([`MAX_DEPTH`]) under
+//! a time manager that spends the clock ([`move_time`]), trajectories of at most
+//! [`DEFAULT_REACH`] points (`reach`) so that the tree goes 5–7 full moves deep in the middle game
+//! while the simulations stay cheap (and are reused across depths), a transposition table with
+//! Zobrist keys ([`tt`]) and history ordering in the tree, and grounding (R13) as a threat and a
+//! weapon (`threats`): a ground that wins 1 or 2 plies below the root is a win or a loss in the
+//! tree, and, when we do not trail, each dot a point connects to the edge adds [`GROUND_BONUS`] to its
+//! importance ([`ground_bonus`]). The importance term of formula (1) is kept.
+//!
 //! ```
 //! use bots::dots_tps::{think, Budget, Config};
 //! use bots::dots_tps::patterns::PatternTable;
@@ -34,6 +48,7 @@ pub mod patterns;
 pub mod search;
 pub mod tactics;
 pub mod trajectories;
+pub mod tt;
 
 use std::fmt;
 use std::str::FromStr;
@@ -46,7 +61,7 @@ use crate::engine::{
     concrete, generic_move, Engine, EngineOption, Limits, OptionError, SearchInfo,
 };
 use patterns::{Grid, PatternTable};
-use search::{iteration, RootPoints};
+use search::{iteration, Memory, RootPoints, WIN};
 use trajectories::Range;
 
 /// Which moves the tree tries (the rows of the article's table).
@@ -118,10 +133,39 @@ pub struct Config {
     pub alphabeta: bool,
     /// `importance`: the pattern table; off: every importance is 0.
     pub importance: bool,
+    /// `tt` (ours): a transposition table in the tree ([`tt`]): Zobrist keys of the tree's dots,
+    /// value, bound, depth and best move per entry; cut-offs within one depth, the best move for
+    /// ordering across depths. Off in [`Config::article`].
+    pub tt: bool,
+    /// `history` (ours): the inner nodes try the table's move first, then the points that caused
+    /// the most cut-offs (history heuristic), the static order for ties. Off in [`Config::article`].
+    pub history: bool,
+    /// `threats` (ours): grounding inside the tree (R13): at the first two plies below the root the
+    /// side to move may end the game with `ground` when that wins, so a root move that lets the
+    /// opponent ground into a win scores as a loss and one that lets us ground next is a win; when
+    /// no capture is possible a root move after which our `ground` wins is played; when we do not
+    /// trail, [`ground_bonus`] adds to the importance of points that ground our dots. Off in
+    /// [`Config::article`].
+    pub threats: bool,
+    /// `reach` (ours): the longest trajectory the one-sided simulations look for, points (0: the
+    /// depth m, as the article). Shorter than m, the simulations stay cheap while the tree goes
+    /// deeper; `Fmax`/`Fmin` are then bounds over trajectories of at most `reach` points only.
+    pub reach: u32,
 }
 
-impl Default for Config {
-    fn default() -> Self {
+/// The default `reach`, points.
+pub const DEFAULT_REACH: u32 = 3;
+
+/// The deepest search the default engine may reach, full moves: in practice the clock stops it
+/// long before (the `depth` option's maximum and default).
+pub const MAX_DEPTH: u32 = 16;
+
+impl Config {
+    /// The article's engine exactly (the engine's default before the time manager and the
+    /// transposition table): depth 3 full moves, no table, static ordering in the tree, grounding
+    /// only at the root. `dots-tps --bench` runs this; as options: `depth 3`, `tt false`,
+    /// `history false`, `threats false`, `reach 0`.
+    pub fn article() -> Config {
         Config {
             k1: 1,
             k2: 1000,
@@ -133,6 +177,26 @@ impl Default for Config {
             grounding: true,
             alphabeta: true,
             importance: true,
+            tt: false,
+            history: false,
+            threats: false,
+            reach: 0,
+        }
+    }
+}
+
+impl Default for Config {
+    /// The playing engine: the article's with no depth cap ([`MAX_DEPTH`]; the clock decides),
+    /// trajectories of at most [`DEFAULT_REACH`] points, the transposition table, history ordering
+    /// and grounding threats.
+    fn default() -> Self {
+        Config {
+            depth: MAX_DEPTH,
+            tt: true,
+            history: true,
+            threats: true,
+            reach: DEFAULT_REACH,
+            ..Config::article()
         }
     }
 }
@@ -203,8 +267,11 @@ pub struct Budget {
     pub depth: u32,
     /// Nodes (tree and simulations together), or `None`.
     pub nodes: Option<u64>,
-    /// Time, ms, or `None`.
+    /// The hard limit, ms, or `None`: the search stops there, in the middle of a depth if need be.
     pub time_ms: Option<u64>,
+    /// The soft limit, ms, or `None`: no deeper iteration starts after half of it. Without it, none
+    /// starts after a quarter of `time_ms`.
+    pub soft_ms: Option<u64>,
     /// Iterative deepening from 1 full move (true), or `depth` alone (false, for the benchmark).
     pub iterative: bool,
 }
@@ -216,9 +283,56 @@ impl Budget {
             depth,
             nodes: None,
             time_ms: None,
+            soft_ms: None,
             iterative: true,
         }
     }
+}
+
+/// The time of one move from the clock: a soft limit (no deeper iteration starts after half of it)
+/// and a hard one (the search stops).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTime {
+    /// The soft limit, ms.
+    pub soft_ms: u64,
+    /// The hard limit, ms (at least `soft_ms`).
+    pub hard_ms: u64,
+}
+
+/// The clock's reserve for the protocol and the process, ms (at most a tenth of the time left).
+pub const CLOCK_RESERVE_MS: u64 = 50;
+
+/// The time manager, a pure function of the clock: `movetime` gives both limits
+/// ([`crate::search::Budget::time_for_move`]: `movetime` less a fifth, at most 100 ms); a clock of
+/// `time_ms` left and `inc_ms` a move gives, with `avail = time − min(50, time/10)` and
+/// `moves = clamp(free_points / 8, 12, 50)` (the moves we expect still to play: a Dots game ends
+/// long before the board is full, by `ground` or the arena's ply limit),
+/// `soft = min(avail/moves + ¾·inc, avail/5)` and `hard = max(soft, min(3·soft, avail/4))`, so no
+/// move takes more than a quarter of the clock and the increment is mostly spent. `None` without
+/// `movetime` or a clock.
+pub fn move_time(
+    movetime_ms: Option<u64>,
+    time_ms: Option<u64>,
+    inc_ms: Option<u64>,
+    free_points: usize,
+) -> Option<MoveTime> {
+    if let Some(t) = movetime_ms {
+        let t = t - (t / 5).min(100);
+        return Some(MoveTime {
+            soft_ms: t,
+            hard_ms: t,
+        });
+    }
+    let time = time_ms?;
+    let inc = inc_ms.unwrap_or(0);
+    let avail = time - CLOCK_RESERVE_MS.min(time / 10);
+    let moves = (free_points as u64 / 8).clamp(12, 50);
+    let soft = (avail / moves + inc * 3 / 4).min(avail / 5);
+    let hard = (3 * soft).min(avail / 4).max(soft);
+    Some(MoveTime {
+        soft_ms: soft,
+        hard_ms: hard,
+    })
 }
 
 /// What [`think`] decided.
@@ -226,7 +340,8 @@ impl Budget {
 pub struct Decision {
     /// The move (`None` only when the game is over).
     pub best: Option<Move>,
-    /// Its minimax capture difference (`kill2 − kill1`, the mover's view) at `depth`.
+    /// Its minimax capture difference (`kill2 − kill1`, the mover's view) at `depth`; with option
+    /// `threats`, [`search::WIN`] less the plies for a win by grounding (negative: a loss).
     pub value: i32,
     /// The deepest completed (or used) depth, full moves (0: none).
     pub depth: u32,
@@ -298,7 +413,12 @@ pub fn think(
             }
             _ => 0,
         })
-        .collect();
+        .collect::<Vec<i32>>();
+    let importance = if cfg.threats {
+        ground_bonus(&mut pos.clone(), &points, importance)
+    } else {
+        importance
+    };
     let root = RootPoints {
         points,
         importance,
@@ -320,6 +440,7 @@ pub fn think(
 
     // Step 3. Iterative deepening.
     let mut work = pos.clone();
+    let mut mem = Memory::new(cfg, pos);
     let first = if budget.iterative {
         1
     } else {
@@ -332,6 +453,7 @@ pub fn think(
             &root,
             m,
             d.best.filter(|_| d.depth > 0),
+            &mut mem,
             &mut ctl,
         );
         let usable =
@@ -352,11 +474,15 @@ pub fn think(
             break;
         }
         info(&d);
+        if d.value >= WIN / 2 {
+            break; // a win by grounding: nothing deeper is better
+        }
         // A deeper search costs many times this one: do not start what cannot finish.
-        if let Some(t) = budget.time_ms {
-            if ctl.elapsed_ms() * 4 > t {
-                break;
-            }
+        let elapsed = ctl.elapsed_ms();
+        match (budget.soft_ms, budget.time_ms) {
+            (Some(s), _) if elapsed * 2 > s => break,
+            (None, Some(t)) if elapsed * 4 > t => break,
+            _ => {}
         }
     }
     d.nodes = ctl.nodes;
@@ -365,21 +491,50 @@ pub fn think(
     d
 }
 
+/// The importance added per dot of ours a point connects to the edge (thousandths), with option
+/// `threats` when we do not trail: fewer ungrounded dots bring a winning `ground` nearer (R13).
+pub const GROUND_BONUS: i32 = 150;
+
+/// `importance` of `points` plus [`GROUND_BONUS`] per dot of the mover that the point grounds
+/// (when the mover does not trail in captures), kept within ±999 so that `k1·I < k2`.
+pub fn ground_bonus(pos: &mut Dots, points: &[Move], mut importance: Vec<i32>) -> Vec<i32> {
+    let me = pos.turn();
+    if pos.captures(me) < pos.captures(me.opponent()) {
+        return importance;
+    }
+    let before = pos.ungrounded_dots(me);
+    if before == 0 {
+        return importance;
+    }
+    for (k, &m) in points.iter().enumerate() {
+        pos.play_unchecked(m);
+        let after = pos.ungrounded_dots(me);
+        pos.undo();
+        let gained = before.saturating_sub(after) as i32;
+        importance[k] = (importance[k] + GROUND_BONUS * gained).clamp(-999, 999);
+    }
+    importance
+}
+
 /// Time per move when `go` sets no limit at all, ms.
 const DEFAULT_MOVE_MS: u64 = 1000;
 
 /// The `dots-tps` engine: [`think`] behind the protocol.
 ///
 /// Plays Dots only; other games are refused ([`Engine::choose`] returns `None`, which the protocol
-/// loop answers with `bestmove (none)`). Limits: `movetime`, else a share of the clock
-/// ([`crate::search::Budget::time_for_move`]: `time/20 + inc/2`, at most `time/2`), else 1 s;
+/// loop answers with `bestmove (none)`). Limits: `movetime`, else the clock through [`move_time`]
+/// (iterative deepening until half the soft limit, stopped at the hard one), else 1 s;
 /// `go depth D` (plies) caps the depth at ⌈D/2⌉ full moves; `go nodes` caps tree and simulation
-/// nodes together. Reports `info depth <2m plies> score <capture difference> nodes … time … pv <move>`.
+/// nodes together. Reports `info depth <2m plies> score <capture difference> nodes … time … pv <move>`
+/// (a score of ±65536 or more: a win or loss by grounding).
 ///
-/// Options (see [`Config`]): `depth` (spin 1..=8 full moves, default 3), `k1` (spin, default 1),
-/// `k2` (spin, default 1000), `margin` (spin 0..=8, default 2), `prune` (combo all/useful/h1/h12,
-/// default h12), `bounds`, `ordering`, `grounding`, `alphabeta`, `importance` (checks, default
-/// true), `patterns` (string: a pattern file replacing the shipped table; empty: the shipped one).
+/// Options (see [`Config`]): `depth` (spin 1..=16 full moves, default 16: no cap in practice), `k1`
+/// (spin, default 1), `k2` (spin, default 1000), `margin` (spin 0..=8, default 2), `prune` (combo
+/// all/useful/h1/h12, default h12), `bounds`, `ordering`, `grounding`, `alphabeta`, `importance`,
+/// `tt`, `history`, `threats` (checks, default true), `reach` (spin 0..=16 points, default 3; 0: the
+/// depth), `patterns` (string: a pattern file replacing the shipped table; empty: the shipped one).
+/// The article's engine ([`Config::article`]) is `depth 3`, `tt false`, `history false`,
+/// `threats false`, `reach 0`.
 /// The engine has no random choice, so it declares no `seed`.
 #[derive(Default)]
 pub struct DotsTps {
@@ -409,14 +564,23 @@ impl DotsTps {
             .depth
             .map_or(self.config.depth, |d| d.div_ceil(2).min(self.config.depth))
             .max(1);
-        let mut time_ms = crate::search::Budget::time_for_move(limits);
-        if time_ms.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
-            time_ms = Some(DEFAULT_MOVE_MS);
+        let mut time = move_time(
+            limits.movetime_ms,
+            limits.time_ms,
+            limits.inc_ms,
+            pos.free_points(),
+        );
+        if time.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
+            time = Some(MoveTime {
+                soft_ms: DEFAULT_MOVE_MS,
+                hard_ms: DEFAULT_MOVE_MS,
+            });
         }
         let budget = Budget {
             depth,
             nodes: limits.nodes,
-            time_ms,
+            time_ms: time.map(|t| t.hard_ms),
+            soft_ms: time.map(|t| t.soft_ms),
             iterative: true,
         };
         let d = think(pos, &self.config, &self.table, &budget, &mut |d| {
@@ -445,7 +609,7 @@ impl Engine for DotsTps {
     fn options(&self) -> Vec<EngineOption> {
         let c = Config::default();
         vec![
-            EngineOption::spin("depth", i64::from(c.depth), 1, 8),
+            EngineOption::spin("depth", i64::from(c.depth), 1, i64::from(MAX_DEPTH)),
             EngineOption::spin("k1", c.k1, 0, 1_000_000),
             EngineOption::spin("k2", c.k2, 1, 1_000_000_000),
             EngineOption::spin("margin", i64::from(c.margin), 0, 8),
@@ -455,6 +619,10 @@ impl Engine for DotsTps {
             EngineOption::check("grounding", c.grounding),
             EngineOption::check("alphabeta", c.alphabeta),
             EngineOption::check("importance", c.importance),
+            EngineOption::check("tt", c.tt),
+            EngineOption::check("history", c.history),
+            EngineOption::check("threats", c.threats),
+            EngineOption::spin("reach", i64::from(c.reach), 0, i64::from(MAX_DEPTH)),
             EngineOption::string("patterns", ""),
         ]
     }
@@ -474,6 +642,10 @@ impl Engine for DotsTps {
             "grounding" => c.grounding = v != 0,
             "alphabeta" => c.alphabeta = v != 0,
             "importance" => c.importance = v != 0,
+            "tt" => c.tt = v != 0,
+            "history" => c.history = v != 0,
+            "threats" => c.threats = v != 0,
+            "reach" => c.reach = v as u32,
             _ => {
                 let path = value.trim();
                 self.table = if path.is_empty() || path == "<empty>" {

@@ -11,12 +11,43 @@
 use games::dots::Move;
 use games::{Dots, Game, Player};
 
-use super::trajectories::{diff, heuristic2, simulate, Trajectory, PASS};
+use super::trajectories::{diff, heuristic2, simulate, Simulation, Trajectory, PASS};
+use super::tt::{node_key, point_key, Bound, Entry, Table};
 use super::{Config, Control, Prune};
 use crate::dots_tps::patterns::Grid;
 
-/// Above every capture difference.
+/// Above every value.
 const INF: i32 = 1 << 20;
+
+/// The value of a win by grounding (option `threats`), less the plies below the root it happens
+/// at: above every capture difference.
+pub const WIN: i32 = 1 << 16;
+
+/// What the searches of one move share across iterations: the transposition table (option `tt`)
+/// and the history counters (option `history`).
+pub struct Memory {
+    table: Option<Table>,
+    /// Per player, per point id: the sum of plies² of the cut-offs the point caused.
+    history: [Vec<u32>; 2],
+    /// The last complete one-sided simulations (mover's, opponent's) and their length `n`: a
+    /// deeper iteration with the same `n` (option `reach`) reuses them.
+    sims: Option<(u32, [Simulation; 2])>,
+}
+
+/// The table's size, log2 entries (2^18 × 24 bytes = 6 MiB).
+pub const TABLE_BITS: u32 = 18;
+
+impl Memory {
+    /// The memory for searches from `pos` under `cfg` (a table only with `cfg.tt`).
+    pub fn new(cfg: &Config, pos: &Dots) -> Memory {
+        let n = (usize::from(pos.width()) + 2) * (usize::from(pos.height()) + 2);
+        Memory {
+            table: cfg.tt.then(|| Table::new(TABLE_BITS)),
+            history: [vec![0; n], vec![0; n]],
+            sims: None,
+        }
+    }
+}
 
 /// What one depth found at the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +76,13 @@ pub struct Iteration {
 /// The state shared by the nodes of one search.
 struct Tree<'a> {
     cfg: &'a Config,
+    mem: &'a mut Memory,
+    /// The XOR of [`point_key`] over the dots put since the root.
+    dots_key: u64,
+    /// The iteration, full moves.
+    iteration: u8,
+    /// The plies of the iteration (2m).
+    root_plies: u32,
     /// `W + 2`: point ids are `y * stride + x`.
     stride: usize,
     /// Trajectories as point ids, with their owners.
@@ -67,7 +105,8 @@ fn id(stride: usize, m: Move) -> usize {
 
 impl<'a> Tree<'a> {
     /// Negamax over the capture difference of the side to move, `plies` deep; `alpha`/`beta` are
-    /// ignored without alpha-beta. Returns 0 once the control has stopped.
+    /// ignored without alpha-beta. With `threats`, a side to move 1 or 2 plies below the root that
+    /// wins by grounding gets [`WIN`] less those plies. Returns 0 once the control has stopped.
     fn negamax(
         &mut self,
         pos: &mut Dots,
@@ -80,32 +119,99 @@ impl<'a> Tree<'a> {
             return 0;
         }
         let mover = pos.turn();
-        if plies == 0 || pos.outcome().is_some() {
+        if pos.outcome().is_some() {
             return diff(pos, mover);
         }
-        let moves = self.generate(pos, plies, mover);
+        if self.cfg.threats {
+            let ply = self.root_plies - plies;
+            let (mine, theirs) = (pos.captures(mover), pos.captures(mover.opponent()));
+            if (1..=2).contains(&ply) && mine > theirs && mine > theirs + pos.ungrounded_dots(mover)
+            {
+                return WIN - ply as i32;
+            }
+        }
+        if plies == 0 {
+            return diff(pos, mover);
+        }
+        let key = node_key(self.dots_key, pos);
+        let mut tt_best = 0u16;
+        if let Some(e) = self.mem.table.as_ref().and_then(|t| t.probe(key)) {
+            tt_best = e.best;
+            if e.iteration == self.iteration && u32::from(e.plies) == plies {
+                match e.bound {
+                    Bound::Exact => return e.value,
+                    Bound::Lower if e.value >= beta => return e.value,
+                    Bound::Upper if e.value <= alpha => return e.value,
+                    _ => {}
+                }
+            }
+        }
+        let mut moves = self.generate(pos, plies, mover);
         if moves.is_empty() {
             // No trajectory can be completed any more: nothing changes within the horizon.
             return diff(pos, mover);
         }
+        let stride = self.stride;
+        if self.cfg.history {
+            let h = &self.mem.history[mover.index()];
+            moves.sort_by_key(|&m| std::cmp::Reverse(h[id(stride, m)]));
+        }
+        if tt_best != 0 {
+            if let Some(k) = moves
+                .iter()
+                .position(|&m| id(stride, m) == usize::from(tt_best))
+            {
+                moves[..=k].rotate_right(1);
+            }
+        }
+        let alpha0 = alpha;
         let mut best = -INF;
+        let mut best_id = 0u16;
         for m in moves {
-            let i = id(self.stride, m);
+            let i = id(stride, m);
+            let z = point_key(i, mover);
             pos.play_unchecked(m);
             self.placed[i] = 1 + mover.index() as u8;
+            self.dots_key ^= z;
             let v = -self.negamax(pos, plies - 1, -beta, -alpha, ctl);
+            self.dots_key ^= z;
             self.placed[i] = 0;
             pos.undo();
             if ctl.stopped {
                 return 0;
             }
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_id = i as u16;
+            }
             if self.cfg.alphabeta {
                 alpha = alpha.max(v);
                 if alpha >= beta {
+                    if self.cfg.history {
+                        self.mem.history[mover.index()][i] += plies * plies;
+                    }
                     break;
                 }
             }
+        }
+        if let Some(t) = self.mem.table.as_mut() {
+            let bound = if !self.cfg.alphabeta {
+                Bound::Exact
+            } else if best >= beta {
+                Bound::Lower
+            } else if best <= alpha0 {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            t.store(Entry {
+                key,
+                value: best,
+                best: best_id,
+                plies: plies as u8,
+                iteration: self.iteration,
+                bound,
+            });
         }
         best
     }
@@ -192,13 +298,15 @@ impl RootPoints {
 }
 
 /// Searches `m` full moves (2m plies) from `pos` for its side to move. `prev` (the best move of
-/// the previous depth) is tried first when the ordering is on.
+/// the previous depth) is tried first when the ordering is on; `mem` carries the transposition
+/// table and the history from one depth to the next (make it with [`Memory::new`] once per move).
 pub fn iteration(
     pos: &mut Dots,
     cfg: &Config,
     root: &RootPoints,
     m: u32,
     prev: Option<Move>,
+    mem: &mut Memory,
     ctl: &mut Control,
 ) -> Iteration {
     let me = pos.turn();
@@ -241,11 +349,18 @@ pub fn iteration(
     let mut trajs: Vec<Trajectory> = Vec::new();
     let mut sims_complete = true;
     if need_sims {
-        for p in [me, me.opponent()] {
-            let sim = simulate(pos, &root.grid, &root.points, p, m, ctl);
-            it.gains[usize::from(p != me)] = sim.gain;
+        let n = if cfg.reach > 0 { m.min(cfg.reach) } else { m };
+        let sims = match mem.sims.take() {
+            Some((k, sims)) if k == n => sims,
+            _ => [me, me.opponent()].map(|p| simulate(pos, &root.grid, &root.points, p, n, ctl)),
+        };
+        for (k, sim) in sims.iter().enumerate() {
+            it.gains[k] = sim.gain;
             sims_complete &= sim.complete;
-            trajs.extend(sim.trajectories);
+            trajs.extend(sim.trajectories.iter().cloned());
+        }
+        if sims_complete && !ctl.stopped {
+            mem.sims = Some((n, sims));
         }
         if ctl.stopped {
             return it;
@@ -263,6 +378,26 @@ pub fn iteration(
         });
         it.complete = true;
         it.how = "shortcut";
+        // No capture is possible: a point after which our `ground` wins cannot be answered.
+        if cfg.threats && pos.captures(me) > pos.captures(me.opponent()) {
+            let lead = pos.captures(me) - pos.captures(me.opponent());
+            let winning: Vec<Move> = root
+                .points
+                .iter()
+                .copied()
+                .filter(|&p| {
+                    pos.play_unchecked(p);
+                    let won = pos.ungrounded_dots(me) < lead;
+                    pos.undo();
+                    won
+                })
+                .collect();
+            if let Some(b) = by_importance(&mut winning.into_iter()) {
+                it.best = Some(b);
+                it.value = WIN - 2;
+                it.f = cfg.k1 * i64::from(imp_of(b)) + cfg.k2 * i64::from(it.value);
+            }
+        }
         return it;
     }
 
@@ -295,6 +430,10 @@ pub fn iteration(
     useful.sort_by_key(|&p| (std::cmp::Reverse(count[id(stride, p)]), -imp_of(p)));
     let mut tree = Tree {
         cfg,
+        mem,
+        dots_key: 0,
+        iteration: m as u8,
+        root_plies: plies,
         stride,
         trajs: trajs
             .iter()
@@ -365,9 +504,12 @@ pub fn iteration(
             continue;
         }
         let i = id(stride, mv);
+        let z = point_key(i, me);
         pos.play_unchecked(mv);
         tree.placed[i] = 1 + me.index() as u8;
+        tree.dots_key ^= z;
         let v = -tree.negamax(pos, plies - 1, -beta, -alpha, ctl);
+        tree.dots_key ^= z;
         tree.placed[i] = 0;
         pos.undo();
         if ctl.stopped {
