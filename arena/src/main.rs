@@ -230,9 +230,9 @@ enum Command {
         /// Every position up to this many plies.
         #[arg(long, default_value_t = 2)]
         all_depth: u32,
-        /// The book file to write.
-        #[arg(long, default_value = "connect4-book.bin")]
-        out: PathBuf,
+        /// The book file to write [default: connect4-book.bin for 7×6, connect4-WxH-book.bin else].
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// The solvers' transposition tables together, MiB.
         #[arg(long, default_value_t = 1024)]
         hash_mb: usize,
@@ -427,10 +427,13 @@ fn main() -> ExitCode {
         } => arena::book::build_connect4(&arena::book::BookOptions {
             width: width.unwrap_or(7),
             height: height.unwrap_or(6),
+            out: out.unwrap_or_else(|| match (width.unwrap_or(7), height.unwrap_or(6)) {
+                (7, 6) => PathBuf::from("connect4-book.bin"),
+                (w, h) => PathBuf::from(format!("connect4-{w}x{h}-book.bin")),
+            }),
             threads,
             depth,
             all_depth,
-            out,
             hash_mb,
             progress_bar: !no_progress,
         })

@@ -108,7 +108,8 @@ fn a_run_cut_short_resumes_from_its_progress_file() {
     let progress = progress_path(&dir.path().join("book.bin"));
     let text = std::fs::read_to_string(&progress).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), first.solved);
+    assert_eq!(lines[0], "# connect4 5 4", "the size comes first");
+    assert_eq!(lines.len(), 1 + first.solved);
     let kept = lines.len() / 2;
     let torn = &lines[kept][..lines[kept].len() / 2];
     std::fs::write(&progress, format!("{}\n{torn}", lines[..kept].join("\n"))).unwrap();
@@ -125,7 +126,7 @@ fn a_run_cut_short_resumes_from_its_progress_file() {
     // The torn line was cut, not completed by the next entry: every line is `key score best`.
     let text = std::fs::read_to_string(&progress).unwrap();
     assert!(text.ends_with('\n'));
-    for line in text.lines() {
+    for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split(' ').collect();
         assert_eq!(f.len(), 3, "{line:?}");
         assert!(
@@ -147,6 +148,24 @@ fn a_run_cut_short_resumes_from_its_progress_file() {
         })
         .count();
     assert!(common >= kept, "{common} entries in both books");
+}
+
+#[test]
+fn a_progress_file_of_another_size_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = options(dir.path(), 1);
+    o.depth = 2;
+    build_connect4(&o).unwrap();
+    (o.width, o.height) = (4, 4);
+    let e = build_connect4(&o).unwrap_err().to_string();
+    assert!(e.contains("another board") && e.contains("5 4"), "{e}");
+    // A file without the size line is a 7 × 6 one (as written before other sizes could be booked).
+    let progress = progress_path(&o.out);
+    let text = std::fs::read_to_string(&progress).unwrap();
+    std::fs::write(&progress, text.replacen("# connect4 5 4\n", "", 1)).unwrap();
+    (o.width, o.height) = (5, 4);
+    let e = build_connect4(&o).unwrap_err().to_string();
+    assert!(e.contains("7 6"), "{e}");
 }
 
 #[test]

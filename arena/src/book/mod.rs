@@ -113,12 +113,17 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
     let mut book = Book::empty(w, geom.height(), opts.depth, opts.all_depth)?;
     let start = Instant::now();
     let progress = progress_path(&opts.out);
-    let mut known = read_progress(&progress, w)?;
+    let mut known = read_progress(&progress, w, geom.height())?;
+    let fresh = !progress.exists();
     let mut log = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&progress)
         .with_context(|| format!("opening {}", progress.display()))?;
+    if fresh {
+        writeln!(log, "{}", size_line(w, geom.height()))
+            .with_context(|| format!("writing {}", progress.display()))?;
+    }
     let mut solvers: Vec<Solver<G>> = (0..opts.threads)
         .map(|_| Solver::new(geom, (opts.hash_mb / opts.threads).max(1)).with_book(None))
         .collect();
@@ -271,10 +276,21 @@ pub fn solve<G: Geometry>(solver: &mut Solver<G>, b: &Board<G>) -> BookEntry {
     BookEntry { score, best }
 }
 
-/// The entries of a progress file of a `width`-column book: canonical key → (score, best move in the
-/// canonical orientation). A last line without its newline (a run killed while writing it) is
-/// dropped, and cut from the file so that the next entry starts a line of its own.
-fn read_progress(path: &Path, width: u32) -> Result<HashMap<u64, (i32, Option<u32>)>> {
+/// The first line of a progress file: the board size its keys are for.
+fn size_line(width: u32, height: u32) -> String {
+    format!("# connect4 {width} {height}")
+}
+
+/// The entries of the progress file of a `width` × `height` book: canonical key → (score, best move
+/// in the canonical orientation). Its first line names the size (`# connect4 W H`); a file without it
+/// (as written before sizes other than 7 × 6 could be booked) is a 7 × 6 one. A last line without its
+/// newline (a run killed while writing it) is dropped, and cut from the file so that the next entry
+/// starts a line of its own.
+///
+/// # Errors
+/// A file for another size (its keys would name other positions), an unreadable file, a malformed
+/// line (with its number).
+fn read_progress(path: &Path, width: u32, height: u32) -> Result<HashMap<u64, (i32, Option<u32>)>> {
     let mut known = HashMap::new();
     let mut text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -290,8 +306,18 @@ fn read_progress(path: &Path, width: u32) -> Result<HashMap<u64, (i32, Option<u3
             .and_then(|f| f.set_len(cut as u64))
             .with_context(|| format!("repairing {}", path.display()))?;
     }
+    let size = match text.lines().next() {
+        Some(first) if first.starts_with('#') => first.trim().to_owned(),
+        Some(_) => size_line(7, 6),
+        None => size_line(width, height),
+    };
+    anyhow::ensure!(
+        size == size_line(width, height),
+        "{} holds the positions of another board ({size:?}), not {width} × {height}: give another --out",
+        path.display()
+    );
     for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
+        if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
         let mut f = line.split_whitespace();
