@@ -456,7 +456,13 @@ fn play<G: Geometry>(
             nodes: budget.nodes.map(|n| n / 10),
             ..phase(budget, start, 0.15)
         };
-        match prove(solver, b, quick, budget, start) {
+        // The exact score may follow within a quarter of the time left, but not past the quick
+        // phase's nodes (else a node budget would be spent before the heuristic's turn).
+        let quick_total = Budget {
+            nodes: quick.nodes,
+            deadline: budget.deadline,
+        };
+        match prove(solver, b, quick, quick_total, start) {
             Proof::Exact { score, best } => {
                 return solved(solver, b, score, best, budget, start, rng, info);
             }
