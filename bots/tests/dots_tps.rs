@@ -785,6 +785,32 @@ fn the_transposition_table_keeps_the_values_on_random_middle_games() {
 }
 
 #[test]
+fn the_default_engines_table_keeps_its_values_and_moves_at_fixed_depth() {
+    // The default engine (grounding threats scored in the tree, trajectories of at most 3 points,
+    // simulations reused across depths) with and without its table and history.
+    let table = PatternTable::default();
+    let with = |depth, tt| Config {
+        depth,
+        tt,
+        history: tt,
+        ..Config::default()
+    };
+    let mut positions: Vec<Dots> = tactics::suite().into_iter().map(|t| t.pos).collect();
+    positions.extend((0..6).map(|seed| middle_game(seed, 12, 12, 40)));
+    for (k, pos) in positions.iter().enumerate() {
+        for depth in 1..=2 {
+            let plain = think_at(pos, &with(depth, false), &table, depth);
+            let d = think_at(pos, &with(depth, true), &table, depth);
+            assert_eq!(
+                (d.best, d.value, d.depth),
+                (plain.best, plain.value, plain.depth),
+                "position {k} at depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
 fn zobrist_keys_agree_on_transpositions_and_after_undo() {
     use bots::dots_tps::tt::{node_key, point_key, TURN_KEY};
     let start = Dots::from_moves(10, 10, Start::Cross, "2-2 9-9").unwrap();
@@ -837,29 +863,38 @@ fn zobrist_keys_agree_on_transpositions_and_after_undo() {
 #[test]
 fn the_time_manager_spends_a_share_of_the_clock_and_never_a_quarter() {
     use bots::dots_tps::{move_time, MoveTime};
-    // 20 s + 200 ms at the start of 20×20 (396 free points): 49 moves expected,
-    // avail = 19950, soft = 19950/49 + 150 = 557, hard = 3 × 557 = 1671.
+    // 20 s + 200 ms at the start of 20×20 (396 free points): 49 moves expected, a reserve of
+    // 10 ms each, avail = 19510, soft = 19510/49 + 150 = 548, hard = 3 × 548 = 1644.
     assert_eq!(
         move_time(None, Some(20_000), Some(200), 396),
         Some(MoveTime {
-            soft_ms: 557,
-            hard_ms: 1671
+            soft_ms: 548,
+            hard_ms: 1644
         })
     );
-    // 39×32 (1244 points): at most 50 moves expected.
+    // 39×32 (1244 points): at most 50 moves expected, avail = 19500.
     assert_eq!(
         move_time(None, Some(20_000), Some(200), 1244),
         Some(MoveTime {
-            soft_ms: 549,
-            hard_ms: 1647
+            soft_ms: 540,
+            hard_ms: 1620
         })
     );
-    // Late, 300 ms left: a fifth and a quarter of avail = 270, the increment cannot be spent.
+    // Late, 300 ms left and 12 moves expected: avail = 300 − 120 = 180, a fifth and a quarter of it;
+    // the increment cannot be spent.
     assert_eq!(
         move_time(None, Some(300), Some(200), 40),
         Some(MoveTime {
-            soft_ms: 54,
-            hard_ms: 67
+            soft_ms: 36,
+            hard_ms: 45
+        })
+    );
+    // Below the reserve (10 ms for each of the 12 moves still expected): nothing to spend.
+    assert_eq!(
+        move_time(None, Some(100), Some(0), 40),
+        Some(MoveTime {
+            soft_ms: 0,
+            hard_ms: 0
         })
     );
     // movetime: less a fifth, at most 100 ms, both limits.

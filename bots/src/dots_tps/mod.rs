@@ -302,11 +302,18 @@ pub struct MoveTime {
 /// The clock's reserve for the protocol and the process, ms (at most a tenth of the time left).
 pub const CLOCK_RESERVE_MS: u64 = 50;
 
+/// The time each expected move keeps in reserve for the pipe, the scheduler and the work done before
+/// the clock is checked, ms (as Stockfish's `Move Overhead`): without an increment the clock can then
+/// not run down to a few ms while moves remain.
+pub const MOVE_OVERHEAD_MS: u64 = 10;
+
 /// The time manager, a pure function of the clock: `movetime` gives both limits
 /// ([`crate::search::Budget::time_for_move`]: `movetime` less a fifth, at most 100 ms); a clock of
-/// `time_ms` left and `inc_ms` a move gives, with `avail = time − min(50, time/10)` and
-/// `moves = clamp(free_points / 8, 12, 50)` (the moves we expect still to play: a Dots game ends
-/// long before the board is full, by `ground` or the arena's ply limit),
+/// `time_ms` left and `inc_ms` a move gives, with `moves = clamp(free_points / 8, 12, 50)` (the moves
+/// we expect still to play: a Dots game ends long before the board is full, by `ground` or the arena's
+/// ply limit) and `avail = time − max(min(50, time/10), 10·moves)` ([`CLOCK_RESERVE_MS`],
+/// [`MOVE_OVERHEAD_MS`]; 0 when the clock is below the reserve: the search stops at once and the most
+/// important point is played),
 /// `soft = min(avail/moves + ¾·inc, avail/5)` and `hard = max(soft, min(3·soft, avail/4))`, so no
 /// move takes more than a quarter of the clock and the increment is mostly spent. `None` without
 /// `movetime` or a clock.
@@ -325,8 +332,11 @@ pub fn move_time(
     }
     let time = time_ms?;
     let inc = inc_ms.unwrap_or(0);
-    let avail = time - CLOCK_RESERVE_MS.min(time / 10);
     let moves = (free_points as u64 / 8).clamp(12, 50);
+    let reserve = CLOCK_RESERVE_MS
+        .min(time / 10)
+        .max(MOVE_OVERHEAD_MS * moves);
+    let avail = time.saturating_sub(reserve);
     let soft = (avail / moves + inc * 3 / 4).min(avail / 5);
     let hard = (3 * soft).min(avail / 4).max(soft);
     Some(MoveTime {
@@ -526,7 +536,7 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// (iterative deepening until half the soft limit, stopped at the hard one), else 1 s;
 /// `go depth D` (plies) caps the depth at ⌈D/2⌉ full moves; `go nodes` caps tree and simulation
 /// nodes together. Reports `info depth <2m plies> score <capture difference> nodes … time … pv <move>`
-/// (a score of ±65536 or more: a win or loss by grounding).
+/// (|score| within a few plies of 65536, [`search::WIN`] less the plies: a win or loss by grounding).
 ///
 /// Options (see [`Config`]): `depth` (spin 1..=16 full moves, default 16: no cap in practice), `k1`
 /// (spin, default 1), `k2` (spin, default 1000), `margin` (spin 0..=8, default 2), `prune` (combo

@@ -188,7 +188,8 @@ impl<'a> Tree<'a> {
                 alpha = alpha.max(v);
                 if alpha >= beta {
                     if self.cfg.history {
-                        self.mem.history[mover.index()][i] += plies * plies;
+                        self.mem.history[mover.index()][i] =
+                            self.mem.history[mover.index()][i].saturating_add(plies * plies);
                     }
                     break;
                 }
