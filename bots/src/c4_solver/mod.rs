@@ -391,8 +391,9 @@ fn report(
     });
 }
 
-/// The move for `b`: immediate wins and forced moves first, then a short solve, a heuristic search,
-/// and the solve again with the rest of the budget (the table keeps what the first attempt proved).
+/// The move for `b`: immediate wins and forced moves first, the book, then a short proof ([`prove`]:
+/// win/draw/loss, then the exact score), a heuristic search, and the proof again with the rest of the
+/// budget (the table keeps what the first attempt proved).
 fn play<G: Geometry>(
     solver: &mut Solver<G>,
     b: &Board<G>,
