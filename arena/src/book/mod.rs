@@ -267,12 +267,10 @@ pub fn solve<G: Geometry>(solver: &mut Solver<G>, b: &Board<G>) -> BookEntry {
     let reaches = |solver: &mut Solver<G>, c: u32| {
         solver.move_reaches(b, c, score, Budget::UNLIMITED) == Some(true)
     };
-    let w = b.geom().width() as i32;
-    let mut centre_first: Vec<u32> = (0..w as u32).collect();
-    centre_first.sort_by_key(|&c| ((2 * c as i32 - (w - 1)).abs(), c));
-    let best = named
-        .filter(|&c| reaches(solver, c))
-        .or_else(|| centre_first.into_iter().find(|&c| reaches(solver, c)));
+    let best = named.filter(|&c| reaches(solver, c)).or_else(|| {
+        let order = solver.centre_first().to_vec();
+        order.into_iter().find(|&c| reaches(solver, c))
+    });
     BookEntry { score, best }
 }
 

@@ -607,11 +607,8 @@ fn prove<G: Geometry>(
     if value < 0 {
         return Proof::Lost;
     }
-    let geom = b.geom();
-    let centre = (geom.width() - 1) as i32;
-    let mut order: Vec<u32> = (0..geom.width()).filter(|&c| b.can_play(c)).collect();
-    order.sort_by_key(|&c| (2 * c as i32 - centre).abs());
     let keeps = named.or_else(|| {
+        let order = solver.centre_first().to_vec();
         order
             .into_iter()
             .find(|&c| solver.move_reaches(b, c, value, total) == Some(true))

@@ -202,6 +202,12 @@ impl<G: Geometry> Solver<G> {
         self.book_plies = self.book.map_or(0, |b| b.depth() + 1);
     }
 
+    /// The columns (0-based) in the order the search tries them: the centre, then outwards, left
+    /// first (the right one of two middle columns first).
+    pub fn centre_first(&self) -> &[u32] {
+        &self.order[..self.geom.width() as usize]
+    }
+
     /// The book in use, if any.
     pub fn book(&self) -> Option<&'static Book> {
         self.book

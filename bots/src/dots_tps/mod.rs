@@ -323,8 +323,11 @@ pub fn move_time(
     inc_ms: Option<u64>,
     free_points: usize,
 ) -> Option<MoveTime> {
-    if let Some(t) = movetime_ms {
-        let t = t - (t / 5).min(100);
+    if movetime_ms.is_some() {
+        let t = crate::search::Budget::time_for_move(&Limits {
+            movetime_ms,
+            ..Limits::default()
+        })?;
         return Some(MoveTime {
             soft_ms: t,
             hard_ms: t,
