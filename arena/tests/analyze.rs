@@ -73,6 +73,53 @@ fn an_edge_reply_to_the_centre_throws_the_draw_away() {
 }
 
 #[test]
+fn a_result_below_the_start_value_is_charged_to_its_bot() {
+    // From the empty board tic-tac-toe is a draw, and x won: o ended below its start value.
+    let moves = ["b2", "b1", "a1", "c3", "a3", "a2", "c1"];
+    let r = record("tictactoe", "3 3 3", 0, &moves, GameResult::FirstWins);
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.games[0].start_value, Some(Value::Draw));
+    assert_eq!(a.games[0].below_start, Some(1));
+    let below = |a: &arena::analyze::Analysis, bot: &str| {
+        a.bots
+            .iter()
+            .find(|b| b.bot == bot)
+            .unwrap()
+            .games_below_start
+    };
+    assert_eq!((below(&a, "x"), below(&a, "o")), (0, 1));
+    // After the opening b2 b1 x is winning, and won: nobody is below.
+    let r = record("tictactoe", "3 3 3", 2, &moves, GameResult::FirstWins);
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.games[0].start_value, Some(Value::Win));
+    assert_eq!(a.games[0].below_start, None);
+    // The same won position, but x lost on time after three more plies: x threw the win away.
+    let mut r = record("tictactoe", "3 3 3", 2, &moves[..5], GameResult::SecondWins);
+    r.termination = Termination::Timeout;
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.games[0].below_start, Some(0));
+    assert_eq!(a.games[0].first_losing_ply, None);
+    assert_eq!((below(&a, "x"), below(&a, "o")), (1, 0));
+}
+
+#[test]
+fn connect4_value_lost_in_unsolved_moves_shows_against_the_start_value() {
+    // The opening book proves the two-ply opening `4 4` won for the first player, and x's `4` at ply
+    // 3 keeps the win (the position it leaves is in the book too); 1,000 nodes prove nothing after
+    // that, so no move is found value-losing, yet the first player lost: it threw the win away in its
+    // unsolved move at ply 5 (or by losing on time after it).
+    let moves = ["4", "4", "4", "4", "3", "5"];
+    let r = record("connect4", "7 6", 2, &moves, GameResult::SecondWins);
+    let a = analyze(&[r], AnalyzeOptions { nodes: 1000 }).unwrap();
+    let g = &a.games[0];
+    assert_eq!(g.start_value, Some(Value::Win));
+    assert_eq!(g.first_losing_ply, None);
+    assert_eq!(g.below_start, Some(0));
+    let x = a.bots.iter().find(|b| b.bot == "x").unwrap();
+    assert_eq!((x.moves, x.unsolved, x.games_below_start), (2, 1, 1));
+}
+
+#[test]
 fn a_random_tictactoe_tournament_is_analyzed() {
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(

@@ -16,6 +16,13 @@
 //! Each search stops after [`AnalyzeOptions::nodes`] nodes; a move whose value (or whose position's
 //! value) was not proved within that cap is counted as *unsolved*, never guessed.
 //!
+//! Value lost among unsolved moves still shows in the result: a bot's moves can only keep or lower its
+//! value and its opponent's only keep or raise it, so a game whose result is worse for a bot than the
+//! first value proved after the opening ([`GameAnalysis::start_value`]) had a value-losing move of that
+//! bot after that point, proved or not (a forfeit counts: it throws the value away too). These games
+//! are counted per bot ([`BotAccuracy::games_below_start`]); the count is a lower bound, since value
+//! thrown away and given back does not show in the result.
+//!
 //! ```
 //! use arena::analyze::Value;
 //! assert_eq!(-Value::Win, Value::Loss);
@@ -31,7 +38,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use crate::record::GameRecord;
+use crate::record::{GameRecord, GameResult};
 
 /// A game-theoretic value from one player's point of view; ordered Loss < Draw < Win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -128,6 +135,11 @@ pub struct GameAnalysis {
     pub plies: Vec<PlyValues>,
     /// The first value-losing bot move: its 1-based ply number (as `arena replay` numbers plies).
     pub first_losing_ply: Option<usize>,
+    /// The first value proved from the end of the opening on, for the first player: the value of the
+    /// position the bots start from when that is proved, else of the first later one that is.
+    pub start_value: Option<Value>,
+    /// The side (0: first, 1: second) whose result is worse than its [`Self::start_value`], if any.
+    pub below_start: Option<usize>,
 }
 
 impl GameAnalysis {
@@ -155,6 +167,9 @@ pub struct BotAccuracy {
     pub draws_thrown: u64,
     /// Games in which it made at least one value-losing move.
     pub games_with_loss: u64,
+    /// Games whose result is worse for it than the first value proved after the opening: it lost value
+    /// in them, in moves proved or not ([`GameAnalysis::below_start`]).
+    pub games_below_start: u64,
     pub games: u64,
 }
 
@@ -239,8 +254,20 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
             second: r.second.clone(),
             result: r.result.to_string(),
             opening_plies: opening,
-            plies,
             first_losing_ply: None,
+            start_value: start_value(&plies, opening),
+            below_start: None,
+            plies,
+        };
+        let result = match r.result {
+            GameResult::FirstWins => Value::Win,
+            GameResult::Draw => Value::Draw,
+            GameResult::SecondWins => Value::Loss,
+        };
+        g.below_start = match g.start_value {
+            Some(v) if result < v => Some(0),
+            Some(v) if result > v => Some(1),
+            _ => None,
         };
         let mut lost_in_game: [bool; 2] = [false, false];
         for (k, v) in g.plies.iter().enumerate().skip(opening) {
@@ -272,6 +299,7 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
             });
             acc.games += 1;
             acc.games_with_loss += u64::from(lost_in_game[side]);
+            acc.games_below_start += u64::from(g.below_start == Some(side));
         }
         games.push(g);
     }
@@ -280,6 +308,15 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
         games,
         bots: bots.into_values().collect(),
         options,
+    })
+}
+
+/// The first value proved from ply `opening` on (0-based), for the first player: each ply's value
+/// before the move, then after it, turned to the first player's point of view.
+fn start_value(plies: &[PlyValues], opening: usize) -> Option<Value> {
+    plies.iter().enumerate().skip(opening).find_map(|(k, v)| {
+        let for_first = |x: Value| if k % 2 == 0 { x } else { -x };
+        v.before.or(v.after).map(for_first)
     })
 }
 
@@ -298,7 +335,7 @@ impl Analysis {
             .unwrap_or(3)
             .max(3);
         let mut out = format!(
-            "{:<w$}  {:>6}  {:>8}  {:>12}  {:>11}  {:>11}  {:>8}  {:>12}\n",
+            "{:<w$}  {:>6}  {:>8}  {:>12}  {:>11}  {:>11}  {:>8}  {:>12}  {:>11}\n",
             "bot",
             "moves",
             "unsolved",
@@ -306,7 +343,8 @@ impl Analysis {
             "wins thrown",
             "draws thrown",
             "share",
-            "games w/ loss"
+            "games w/ loss",
+            "below start"
         );
         for b in &self.bots {
             let share = b
@@ -314,7 +352,7 @@ impl Analysis {
                 .map_or("-".to_string(), |s| format!("{:.2}%", 100.0 * s));
             let _ = writeln!(
                 out,
-                "{:<w$}  {:>6}  {:>8}  {:>12}  {:>11}  {:>11}  {:>8}  {:>12}",
+                "{:<w$}  {:>6}  {:>8}  {:>12}  {:>11}  {:>11}  {:>8}  {:>12}  {:>11}",
                 b.bot,
                 b.moves,
                 b.unsolved,
@@ -322,7 +360,8 @@ impl Analysis {
                 b.wins_thrown,
                 b.draws_thrown,
                 share,
-                format!("{}/{}", b.games_with_loss, b.games)
+                format!("{}/{}", b.games_with_loss, b.games),
+                format!("{}/{}", b.games_below_start, b.games)
             );
         }
         let with_loss = self
@@ -333,7 +372,8 @@ impl Analysis {
         let _ = writeln!(
             out,
             "\n{} of {} games have a value-losing move (share: of the moves proved; a search stops \
-             after {} nodes and leaves the move unsolved)",
+             after {} nodes and leaves the move unsolved); below start: games whose result is worse for \
+             the bot than the first value proved after the opening, so it lost value, in moves proved or not",
             with_loss,
             self.games.len(),
             self.options.nodes
@@ -360,9 +400,11 @@ impl Analysis {
     }
 
     /// Writes `analysis.csv` (one row per bot: bot, games, moves, unsolved, value_losing, wins_thrown,
-    /// draws_thrown, losing_share — of the solved moves, 0–1, empty with none — and games_with_loss)
-    /// and `analysis-games.csv` (one row per game: id, first, second, result, opening_plies, plies,
-    /// unsolved, first_losing_ply — empty without one — its mover, and the values before and after it).
+    /// draws_thrown, losing_share — of the solved moves, 0–1, empty with none — games_with_loss and
+    /// games_below_start) and `analysis-games.csv` (one row per game: id, first, second, result,
+    /// opening_plies, plies, unsolved, first_losing_ply — empty without one — its mover, the values
+    /// before and after it, start_value — for the first player, empty when none was proved — and
+    /// below_start_bot, the bot whose result is worse than that, empty for none).
     ///
     /// # Errors
     /// Write errors, with the path.
@@ -380,6 +422,7 @@ impl Analysis {
             "draws_thrown",
             "losing_share",
             "games_with_loss",
+            "games_below_start",
         ])?;
         for b in &self.bots {
             w.write_record([
@@ -394,6 +437,7 @@ impl Analysis {
                     .map(|s| format!("{s:.6}"))
                     .unwrap_or_default(),
                 b.games_with_loss.to_string(),
+                b.games_below_start.to_string(),
             ])?;
         }
         w.flush()
@@ -413,6 +457,8 @@ impl Analysis {
             "first_losing_bot",
             "value_before",
             "value_after",
+            "start_value",
+            "below_start_bot",
         ])?;
         for g in &self.games {
             let unsolved = g
@@ -442,6 +488,12 @@ impl Analysis {
                 bot,
                 before.to_string(),
                 after.to_string(),
+                g.start_value.map_or("", Value::as_str).to_string(),
+                match g.below_start {
+                    Some(0) => g.first.clone(),
+                    Some(_) => g.second.clone(),
+                    None => String::new(),
+                },
             ])?;
         }
         w.flush()
