@@ -503,6 +503,46 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
         merged,
         "the records first merged are kept"
     );
+    // A game of the same start (players, opening, seed) with another result, as a re-run shard of
+    // time-dependent bots would give: refused, and the message says why.
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = header.iter().position(|h| h == "result").unwrap();
+    let mut rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let flipped: Vec<String> = rows[0]
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match (i == col, f) {
+            (true, "1-0") => "0-1".to_string(),
+            (true, _) => "1-0".to_string(),
+            _ => f.to_string(),
+        })
+        .collect();
+    rows[0] = csv::StringRecord::from(flipped);
+    let mut writer = csv::Writer::from_path(&csv).unwrap();
+    writer.write_record(&header).unwrap();
+    for row in &rows {
+        writer.write_record(row).unwrap();
+    }
+    writer.flush().unwrap();
+    let out = arena()
+        .arg("merge")
+        .arg(whole.path().join("results/smoke"))
+        .arg("--into")
+        .arg(results.join("smoke"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("was played twice"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        games(tmp.path(), "smoke"),
+        merged,
+        "a refused merge writes nothing"
+    );
 
     // A folder of another tournament does not merge.
     let other = tempfile::tempdir().unwrap();

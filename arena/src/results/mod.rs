@@ -331,6 +331,15 @@ fn same_play(a: &GameRecord, b: &GameRecord) -> bool {
     timeless(a) == timeless(b)
 }
 
+/// Whether two records are the same game started again: the same players, opening and seed.
+fn same_start(a: &GameRecord, b: &GameRecord) -> bool {
+    (
+        &a.first, &a.second, &a.opening, &a.setup, a.seed, &a.variant,
+    ) == (
+        &b.first, &b.second, &b.opening, &b.setup, b.seed, &b.variant,
+    )
+}
+
 /// Merges the games of the results folders `sources` (shards of one tournament, or copies from other
 /// machines) into the folder `into`, with the games `into` already holds: one `games.csv` sorted by game
 /// id, each game once. `into/config.toml` is copied from the first source that has one if missing.
@@ -389,6 +398,14 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
                 // The same game played again (a shard run twice, a copy of a re-run): the record
                 // already merged is kept.
                 Some(&k) if same_play(&merged[k].0, &r) => {}
+                Some(&k) if same_start(&merged[k].0, &r) => bail!(
+                    "game {} was played twice, in {} and in {}: same players, opening and seed, other \
+                     moves or result (a shard run twice with bots whose play depends on the clock or \
+                     their own randomness); merge one run of each shard",
+                    r.id,
+                    merged[k].1.display(),
+                    source.display()
+                ),
                 Some(&k) => bail!(
                     "game {} differs between {} and {}: not one tournament",
                     r.id,
