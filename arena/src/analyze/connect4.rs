@@ -149,10 +149,11 @@ mod tests {
     #[test]
     fn the_node_cap_leaves_early_positions_past_the_book_unsolved() {
         let mut o = Connect4Oracle::new("7 6", AnalyzeOptions { nodes: 1000 }).unwrap();
-        // The opening book (plies 0–2) answers without a search: the first player wins from the start.
+        // The opening book answers without a search: the first player wins from the start.
         assert_eq!(o.position_value(&board("")), Some(Value::Win));
-        // Past the book, 1000 nodes prove nothing this early.
-        assert_eq!(o.position_value(&board("4444")), None);
-        assert_eq!(o.move_value(&board("444"), 3), None);
+        assert_eq!(o.position_value(&board("444")), Some(Value::Loss));
+        // Past the book (its depth is 4 plies), 1000 nodes prove nothing this early.
+        assert_eq!(o.position_value(&board("44444")), None);
+        assert_eq!(o.move_value(&board("4444"), 3), None);
     }
 }
