@@ -8,11 +8,11 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 use arena::config::Config;
-use arena::{out, outln};
 use arena::plan::Plan;
 use arena::report::{Report, ReportOptions};
 use arena::stats::sprt::SprtDecision;
 use arena::tournament::{self, RunOptions};
+use arena::{out, outln};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -438,7 +438,9 @@ fn main() -> ExitCode {
         .and_then(|s| {
             outln!(
                 "{} entries ({} solved in this run) in {:.1} s",
-                s.entries, s.solved, s.seconds
+                s.entries,
+                s.solved,
+                s.seconds
             );
             Ok(ExitCode::SUCCESS)
         }),
@@ -454,8 +456,8 @@ fn main() -> ExitCode {
             format,
             out,
             game,
-        } => arena::formats::export_results(&dir, format, out.as_deref(), game.as_deref()).and_then(
-            |done| {
+        } => arena::formats::export_results(&dir, format, out.as_deref(), game.as_deref())
+            .and_then(|done| {
                 match done.files.as_slice() {
                     [one] => outln!("exported {} games to {}", done.games, one.display()),
                     files => outln!(
@@ -466,8 +468,7 @@ fn main() -> ExitCode {
                     ),
                 }
                 Ok(ExitCode::SUCCESS)
-            },
-        ),
+            }),
         Command::Report { dir } => {
             arena::report::html::report_results(&dir).and_then(|(path, games)| {
                 outln!("wrote {} ({games} games)", path.display());
@@ -1012,7 +1013,12 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
         if let Some(s) = &plan.sprt {
             outln!(
                 "  sprt: elo0 {} elo1 {} alpha {} beta {} {:?}, at most {} pairs",
-                s.test.elo0, s.test.elo1, s.test.alpha, s.test.beta, s.test.model, s.max_pairs
+                s.test.elo0,
+                s.test.elo1,
+                s.test.alpha,
+                s.test.beta,
+                s.test.model,
+                s.max_pairs
             );
         }
         if !plan.openings.is_empty() {

@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
+
 use crate::head_to_head::HeadToHead;
 use crate::plan::Plan;
-use crate::record::GameRecord;
 use crate::pool::{GamePool, Next};
+use crate::record::GameRecord;
 use crate::referee::GameEnv;
 use crate::report::{Report, ReportOptions};
 use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};

@@ -62,7 +62,11 @@ fn commands_whose_stdout_reader_has_gone_end_quietly_after_their_work() {
     quiet_success("arena ratings", &with_closed_stdout(ratings));
 
     let mut replay = arena();
-    replay.arg("replay").arg(&folder).arg("g0001").arg("--every");
+    replay
+        .arg("replay")
+        .arg(&folder)
+        .arg("g0001")
+        .arg("--every");
     quiet_success("arena replay", &with_closed_stdout(replay));
 
     let mut export = arena();

@@ -121,7 +121,10 @@ fn a_person_who_stops_typing_resigns_and_loses_the_game_by_resignation() {
     assert!(!game.termination.is_forfeit());
     assert_eq!(game.detail, "you: resigned");
     assert_eq!(game.moves.len(), 3, "{:?}", game.moves);
-    assert!(stdout.contains("random 1-0 you: resign (you: resigned)"), "{stdout}");
+    assert!(
+        stdout.contains("random 1-0 you: resign (you: resigned)"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -150,7 +153,8 @@ fn a_person_who_types_resign_loses_by_resignation_on_the_first_move() {
         .map(|e| e.unwrap().path())
         .find(|p| p.join("games.csv").is_file())
         .unwrap();
-    let log = std::fs::read_to_string(folder.join("logs").join(format!("{}.log", game.id))).unwrap();
+    let log =
+        std::fs::read_to_string(folder.join("logs").join(format!("{}.log", game.id))).unwrap();
     assert!(log.contains("bestmove resign"), "{log}");
 }
 

@@ -121,7 +121,9 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
         "{total} games of random vs random Connect Four at concurrency {concurrency} in {:.0} s",
         started.elapsed().as_secs_f64()
     );
-    crate::outln!("| when | games recorded | open fds | RSS | processes under the arena (zombies) |");
+    crate::outln!(
+        "| when | games recorded | open fds | RSS | processes under the arena (zombies) |"
+    );
     crate::outln!("|---|---|---|---|---|");
     let rows = [
         ("start".to_string(), start),
