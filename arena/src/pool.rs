@@ -39,8 +39,9 @@ use crate::schedule::ScheduledGame;
 /// What [`GamePool::next`] got.
 #[derive(Debug)]
 pub enum Next {
-    /// A game ended (a forfeit included); the runner records it.
-    Game(GameRecord),
+    /// A game ended (a forfeit included); the runner records it. Boxed: a record is some 400 bytes,
+    /// the other variants none.
+    Game(Box<GameRecord>),
     /// Every game has ended and been handed back.
     Done,
     /// The stop signal came: the games still running were stopped (their bots killed) and are not
@@ -110,7 +111,7 @@ impl GamePool {
         };
         match finished {
             None => Ok(Next::Done),
-            Some(Ok(Ok(record))) => Ok(Next::Game(record)),
+            Some(Ok(Ok(record))) => Ok(Next::Game(Box::new(record))),
             Some(Ok(Err(e))) => {
                 // The arena cannot go on containing bots: stop, keeping every game recorded so far.
                 self.abandon().await;

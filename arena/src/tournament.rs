@@ -312,7 +312,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     tokio::pin!(stop);
     loop {
         let record = match pool.next(&mut stop).await? {
-            Next::Game(r) => r,
+            Next::Game(r) => *r,
             Next::Done => break,
             Next::Interrupted => {
                 interrupted = true;

@@ -242,7 +242,7 @@ impl Runner {
         let mut stop = self.stop.clone();
         loop {
             let record = match pool.next(stopped(&mut stop)).await? {
-                Next::Game(r) => r,
+                Next::Game(r) => *r,
                 Next::Done => break,
                 Next::Interrupted => {
                     self.interrupted = true;

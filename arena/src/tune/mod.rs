@@ -678,7 +678,7 @@ impl Step<'_> {
             let mut records = Vec::new();
             loop {
                 let r = match pool.next(&mut stop).await? {
-                    Next::Game(r) => r,
+                    Next::Game(r) => *r,
                     Next::Done => break,
                     Next::Interrupted => {
                         interrupted = true;
