@@ -1,12 +1,33 @@
 //! The arena: runs bot executables against each other and records every game.
 //!
 //! Two-stage configuration ([`config`] → [`plan`]), a pure [`schedule`], one owner per bot process
-//! ([`process`]), a [`referee`] that plays one game under the [`clock`], and a [`tournament`] runner
-//! that appends each [`record`] to [`results`] and prints the [`standings`] ([`report`]: as text and as the
+//! ([`process`]), a [`referee`] that plays one game under the [`clock`], a [`pool`] that keeps
+//! `concurrency` games running, and a [`tournament`] runner that appends each [`record`] to [`results`] and prints the [`standings`] ([`report`]: as text and as the
 //! page `report.html`, every game replayable); [`probe`] runs one bot
 //! through that path to tell whether it behaves, and [`replay`] shows a recorded game again; [`formats`]
 //! writes game records for other programs (SGF, PGN, Pons's digit strings) and reads SGF, which [`openings`]
 //! also takes as opening books. The `arena` binary is a thin command line over these.
+
+/// `print!` to stdout that returns the write's error with `?` (into the caller's `anyhow::Result`)
+/// instead of panicking, so a closed pipe (`arena ratings results/x | head`) reaches the binary's
+/// `main`, which ends quietly (as ripgrep treats a broken pipe).
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        ::std::io::Write::write_fmt(&mut ::std::io::stdout(), ::std::format_args!($($arg)*))?
+    };
+}
+
+/// `println!` that returns the write's error with `?`, as [`out!`].
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::out!("\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::out!("{}\n", ::std::format_args!($($arg)*))
+    };
+}
 
 pub mod analyze;
 pub mod bench;
@@ -21,6 +42,7 @@ pub mod options;
 pub mod pairing;
 pub mod plan;
 pub mod play;
+pub mod pool;
 pub mod probe;
 pub mod process;
 pub mod record;

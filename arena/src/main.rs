@@ -12,6 +12,7 @@ use arena::plan::Plan;
 use arena::report::{Report, ReportOptions};
 use arena::stats::sprt::SprtDecision;
 use arena::tournament::{self, RunOptions};
+use arena::{out, outln};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -375,10 +376,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bot { name, args } => return bots::cli::run(&name, &args),
         Command::Check { configs } => check(&configs),
-        Command::Doctor => {
-            print!("{}", arena::sandbox::Containment::probe().report());
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Doctor => doctor(),
         Command::Ratings {
             dirs,
             anchor,
@@ -437,12 +435,14 @@ fn main() -> ExitCode {
             hash_mb,
             progress_bar: !no_progress,
         })
-        .map(|s| {
-            println!(
+        .and_then(|s| {
+            outln!(
                 "{} entries ({} solved in this run) in {:.1} s",
-                s.entries, s.solved, s.seconds
+                s.entries,
+                s.solved,
+                s.seconds
             );
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }),
         Command::Analyze { dir, nodes } => analyze(&dir, nodes),
         Command::Replay {
@@ -456,24 +456,23 @@ fn main() -> ExitCode {
             format,
             out,
             game,
-        } => arena::formats::export_results(&dir, format, out.as_deref(), game.as_deref()).map(
-            |done| {
+        } => arena::formats::export_results(&dir, format, out.as_deref(), game.as_deref())
+            .and_then(|done| {
                 match done.files.as_slice() {
-                    [one] => println!("exported {} games to {}", done.games, one.display()),
-                    files => println!(
+                    [one] => outln!("exported {} games to {}", done.games, one.display()),
+                    files => outln!(
                         "exported {} games to {} ({} files)",
                         done.games,
                         done.dir.display(),
                         files.len()
                     ),
                 }
-                ExitCode::SUCCESS
-            },
-        ),
+                Ok(ExitCode::SUCCESS)
+            }),
         Command::Report { dir } => {
-            arena::report::html::report_results(&dir).map(|(path, games)| {
-                println!("wrote {} ({games} games)", path.display());
-                ExitCode::SUCCESS
+            arena::report::html::report_results(&dir).and_then(|(path, games)| {
+                outln!("wrote {} ({games} games)", path.display());
+                Ok(ExitCode::SUCCESS)
             })
         }
         Command::Probe(args) => probe(args),
@@ -586,11 +585,28 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // Whoever read our output has stopped reading (`arena … | head`): nothing is wrong, as in ripgrep.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("arena: error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn doctor() -> Result<ExitCode> {
+    out!("{}", arena::sandbox::Containment::probe().report());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `e` is (or was caused by) a write to a pipe nobody reads any more (EPIPE; Rust ignores
+/// SIGPIPE, so the write fails instead of killing the process).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn play(args: PlayArgs) -> Result<ExitCode> {
@@ -616,21 +632,21 @@ fn play(args: PlayArgs) -> Result<ExitCode> {
         results_root: args.results,
     };
     let (record, dir) = runtime()?.block_on(arena::play::play(&opts))?;
-    println!();
-    print!("{}", arena::replay::replay(&record, None, false)?);
+    outln!();
+    out!("{}", arena::replay::replay(&record, None, false)?);
     let detail = if record.detail.is_empty() {
         String::new()
     } else {
         format!(" ({})", record.detail)
     };
-    println!(
+    outln!(
         "{} {} {}: {}{detail}",
         record.first,
         record.result,
         record.second,
         record.termination.as_str()
     );
-    println!(
+    outln!(
         "recorded as {} in {} (arena replay {} {})",
         record.id,
         dir.join("games.csv").display(),
@@ -658,18 +674,18 @@ fn load(path: &Path) -> Result<Plan> {
 fn tune(config: &Path, opts: arena::tune::TuneOptions) -> Result<ExitCode> {
     let exe = std::env::current_exe().context("finding the arena executable for builtin bots")?;
     let s = runtime()?.block_on(arena::tune::run(config, &exe, &opts))?;
-    println!(
+    outln!(
         "{}: {} iterations recorded{}",
         s.dir.display(),
         s.iterations,
         if s.interrupted { " (interrupted)" } else { "" }
     );
-    println!("chart: {}", s.dir.join("tune.svg").display());
-    println!("tuned values ({}):", s.dir.join("tuned.toml").display());
-    print!("{}", s.snippet);
+    outln!("chart: {}", s.dir.join("tune.svg").display());
+    outln!("tuned values ({}):", s.dir.join("tuned.toml").display());
+    out!("{}", s.snippet);
     if let Some(v) = &s.verify {
-        println!("\nverify ({}):", v.dir.display());
-        print!("{}", v.report.text());
+        outln!("\nverify ({}):", v.dir.display());
+        out!("{}", v.report.text());
     }
     Ok(if s.interrupted {
         ExitCode::from(130)
@@ -695,17 +711,17 @@ fn analyze(dir: &Path, nodes: u64) -> Result<ExitCode> {
     records.sort_by(|a, b| a.id.cmp(&b.id));
     let analysis = arena::analyze::analyze(&records, arena::analyze::AnalyzeOptions { nodes })?;
     analysis.write(dir)?;
-    println!(
+    outln!(
         "{} — {} — {} games (written to analysis.csv, analysis-games.csv)",
         dir.display(),
         analysis.game,
         records.len()
     );
-    print!("{}", analysis.table());
+    out!("{}", analysis.table());
     // The folder's page shows the analysis from now on.
     if dir.join(arena::report::html::FILE).exists() {
         let (page, _) = arena::report::html::report_results(dir)?;
-        println!("{} rewritten with the analysis", page.display());
+        outln!("{} rewritten with the analysis", page.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -719,26 +735,26 @@ fn merge(sources: &[PathBuf], into: &Path, complete: bool) -> Result<ExitCode> {
     };
     let report = Report::new(&[], &games, &opts)?;
     report.write(into)?;
-    println!(
+    outln!(
         "merged {} folders into {}: {} games",
         sources.len(),
         into.display(),
         games.len()
     );
-    print!("{}", report.text());
+    out!("{}", report.text());
     arena::report::html::report_results(into)?;
     // The games still missing, by shard, from the schedule of the merged folder's config copy.
     let plan = merged_plan(into, sources);
     let count = arena::results::missing::shard_count(sources);
     match plan.map(|plan| arena::results::missing::missing(&plan, &games, count)) {
-        Ok(Some(missing)) if missing.is_empty() => println!("every scheduled game is recorded"),
+        Ok(Some(missing)) if missing.is_empty() => outln!("every scheduled game is recorded"),
         Ok(Some(missing)) => {
             let total: usize = missing.iter().map(|m| m.ids.len()).sum();
-            println!("{total} scheduled games are missing:");
+            outln!("{total} scheduled games are missing:");
             for m in &missing {
                 let shown: Vec<&str> = m.ids.iter().take(10).map(String::as_str).collect();
                 let more = m.ids.len().saturating_sub(shown.len());
-                println!(
+                outln!(
                     "  {}{} games: {}{}",
                     m.shard.map_or(String::new(), |s| format!(
                         "shard {}/{}: ",
@@ -759,7 +775,7 @@ fn merge(sources: &[PathBuf], into: &Path, complete: bool) -> Result<ExitCode> {
                     into.display()
                 );
             }
-            println!(
+            outln!(
                 "(`arena run <config> --results {}` plays them into this folder when it is named as the \
                  tournament)",
                 into.parent().map_or(".".into(), |p| p.display().to_string())
@@ -769,7 +785,7 @@ fn merge(sources: &[PathBuf], into: &Path, complete: bool) -> Result<ExitCode> {
         Err(e) if complete => {
             return Err(e.context("--complete: the merged folder's config.toml gives no schedule"))
         }
-        Err(e) => println!("(missing games not checked: {e:#})"),
+        Err(e) => outln!("(missing games not checked: {e:#})"),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -820,9 +836,9 @@ fn ratings(dirs: &[PathBuf], opts: ReportOptions) -> Result<ExitCode> {
     match dirs {
         [dir] => {
             report.write(dir)?;
-            println!("{} — {} games", dir.display(), records.len());
+            outln!("{} — {} games", dir.display(), records.len());
         }
-        _ => println!(
+        _ => outln!(
             "{} — {} games rated together (nothing written)",
             dirs.iter()
                 .map(|d| d.display().to_string())
@@ -831,12 +847,12 @@ fn ratings(dirs: &[PathBuf], opts: ReportOptions) -> Result<ExitCode> {
             records.len()
         ),
     }
-    print!("{}", report.text());
+    out!("{}", report.text());
     if let [dir] = dirs {
         // A knockout's bracket and a Swiss's rounds, as the run wrote them.
         for file in ["bracket.txt", "swiss.txt"] {
             if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
-                println!("\n{file}:\n{}", text.trim_end());
+                outln!("\n{file}:\n{}", text.trim_end());
             }
         }
     }
@@ -890,7 +906,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode> {
     };
     let (results, bar) = (&args.results, !args.no_progress);
     let exe = std::env::current_exe().context("finding the arena executable for builtin bots")?;
-    println!(
+    outln!(
         "probing {} ({}) at {} against {}: {} games, {} ms + {} ms per move",
         std::iter::once(&opts.command)
             .chain(&opts.args)
@@ -909,7 +925,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode> {
         opts.inc_ms
     );
     let report = runtime()?.block_on(arena::probe::run(opts, &exe, results, bar))?;
-    print!("{}", report.text());
+    out!("{}", report.text());
     Ok(if report.interrupted {
         ExitCode::from(130)
     } else if report.forfeits().is_empty() {
@@ -954,7 +970,7 @@ fn replay(dir: &Path, id: Option<&str>, ply: Option<usize>, every: bool) -> Resu
     } else {
         format!(", {}", record.detail)
     };
-    println!(
+    outln!(
         "{} — {} {} — {} vs {}: {} ({}{detail}), {} plies",
         record.id,
         record.game,
@@ -966,9 +982,9 @@ fn replay(dir: &Path, id: Option<&str>, ply: Option<usize>, every: bool) -> Resu
         record.plies
     );
     if !record.setup.is_empty() {
-        println!("setup: {}", record.setup);
+        outln!("setup: {}", record.setup);
     }
-    print!("{}", arena::replay::replay(record, ply, every)?);
+    out!("{}", arena::replay::replay(record, ply, every)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -977,7 +993,7 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
         let config = Config::load(path)?;
         if config.format == arena::config::Format::Tune {
             let exe = std::env::current_exe().context("finding the arena executable")?;
-            print!(
+            out!(
                 "{}",
                 arena::tune::Tuning::new(&config, path, &exe)?.describe()
             );
@@ -986,7 +1002,7 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
         let plan = load(path)?;
         let games = arena::pairing::describe(&plan)
             .unwrap_or_else(|| format!("{} games", arena::schedule::schedule(&plan).len()));
-        println!(
+        outln!(
             "{}: tournament {:?}, {}, {:?}, {games}, concurrency {}",
             path.display(),
             plan.name,
@@ -995,31 +1011,36 @@ fn check(configs: &[PathBuf]) -> Result<ExitCode> {
             plan.concurrency
         );
         if let Some(s) = &plan.sprt {
-            println!(
+            outln!(
                 "  sprt: elo0 {} elo1 {} alpha {} beta {} {:?}, at most {} pairs",
-                s.test.elo0, s.test.elo1, s.test.alpha, s.test.beta, s.test.model, s.max_pairs
+                s.test.elo0,
+                s.test.elo1,
+                s.test.alpha,
+                s.test.beta,
+                s.test.model,
+                s.max_pairs
             );
         }
         if !plan.openings.is_empty() {
-            println!(
+            outln!(
                 "  {} openings, {:?} order",
                 plan.openings.len(),
                 plan.opening_order
             );
         }
         for b in &plan.bots {
-            println!(
+            outln!(
                 "  {:<16} {} {}",
                 b.name,
                 b.launch.program.display(),
                 b.launch.args.join(" ")
             );
             for (k, v) in &b.options {
-                println!("  {:<16}   setoption {k} = {v}", "");
+                outln!("  {:<16}   setoption {k} = {v}", "");
             }
-            println!("  {:<16}   limits: {}", "", b.limits);
+            outln!("  {:<16}   limits: {}", "", b.limits);
             if b.sandbox != arena::config::SandboxKind::None {
-                println!("  {:<16}   sandbox: {:?}", "", b.sandbox);
+                outln!("  {:<16}   sandbox: {:?}", "", b.sandbox);
             }
         }
     }
@@ -1071,10 +1092,10 @@ fn run(
             return Ok(ExitCode::from(130));
         }
         if summary.played == 0 && summary.complete {
-            println!("tournament {name} is complete ({} games recorded); nothing to play. Use --fresh to start afresh.", summary.recorded);
+            outln!("tournament {name} is complete ({} games recorded); nothing to play. Use --fresh to start afresh.", summary.recorded);
         }
-        println!("\n{name} — {spec} — {}", summary.dir.display());
-        print!("{}", summary.report.text());
+        outln!("\n{name} — {spec} — {}", summary.dir.display());
+        out!("{}", summary.report.text());
         let (a, b) = summary
             .report
             .head_to_head
@@ -1082,13 +1103,13 @@ fn run(
             .map(|h| (h.bot.as_str(), h.opponent.as_str()))
             .unwrap_or_default();
         match summary.sprt {
-            Some(SprtDecision::AcceptH1) => println!(
+            Some(SprtDecision::AcceptH1) => outln!(
                 "SPRT: H1 accepted: {a} is stronger than {b} (the games favour elo = elo1 over elo = elo0)"
             ),
-            Some(SprtDecision::AcceptH0) => println!(
+            Some(SprtDecision::AcceptH0) => outln!(
                 "SPRT: H0 accepted: {a} is not stronger than {b} by elo1 (the games favour elo = elo0)"
             ),
-            Some(SprtDecision::Continue) => println!(
+            Some(SprtDecision::Continue) => outln!(
                 "SPRT: inconclusive after {} games (max_pairs reached)",
                 summary.recorded
             ),

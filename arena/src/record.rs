@@ -73,6 +73,8 @@ pub enum Termination {
     Normal,
     /// Dots: a player answered `ground` (R13).
     Ground,
+    /// A player resigned (`bestmove resign`, as `arena play`'s person does): a loss, not a forfeit.
+    Resign,
     /// Forfeit: a bot exceeded its time (or the startup deadline).
     Timeout,
     /// Forfeit: a bot exited, crashed or could not be started.
@@ -90,9 +92,10 @@ pub enum Termination {
 
 impl Termination {
     /// Every termination, in the order of the standings' forfeit columns.
-    pub const ALL: [Termination; 8] = [
+    pub const ALL: [Termination; 9] = [
         Termination::Normal,
         Termination::Ground,
+        Termination::Resign,
         Termination::Timeout,
         Termination::Crash,
         Termination::Illegal,
@@ -120,6 +123,7 @@ impl Termination {
         match self {
             Termination::Normal => "normal",
             Termination::Ground => "ground",
+            Termination::Resign => "resign",
             Termination::Timeout => "timeout",
             Termination::Crash => "crash",
             Termination::Illegal => "illegal",

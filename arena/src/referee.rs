@@ -23,7 +23,8 @@ use crate::schedule::ScheduledGame;
 /// How long a bot may take to exit after `quit` before its process group is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
-/// A bot's fault that ends the game: the kind of forfeit and what happened.
+/// A bot's fault that ends the game, or its resignation ([`Termination::Resign`]): how it lost and what
+/// happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Forfeit {
     pub termination: Termination,
@@ -634,6 +635,11 @@ async fn request_move(
                 allowed.as_millis()
             ),
         ));
+    }
+    // UGI's `bestmove resign` (no game's notation has such a move): a loss, not a forfeit. After the
+    // clock's check: a resignation that comes too late is a timeout.
+    if matches!(seat.bot.protocol, ProtocolKind::Ugi) && reply == "resign" {
+        return Err(Forfeit::new(Termination::Resign, "resigned"));
     }
     Ok((reply, spent.as_millis().min(u128::from(u64::MAX)) as u64))
 }

@@ -8,12 +8,12 @@ use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
-use tokio::task::JoinSet;
 
 use crate::head_to_head::HeadToHead;
 use crate::plan::Plan;
+use crate::pool::{GamePool, Next};
 use crate::record::GameRecord;
-use crate::referee::{play_game, GameEnv, SetupError};
+use crate::referee::GameEnv;
 use crate::report::{Report, ReportOptions};
 use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
 use crate::sandbox::Containment;
@@ -305,37 +305,19 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let mut writer = dir.appender()?;
     let mut progress = Progress::new(total, recorded_count, opts.progress_bar, opts.quiet);
     let started = Instant::now();
-    let mut queue = todo.into_iter();
-    let mut running: JoinSet<Result<GameRecord, SetupError>> = JoinSet::new();
+    let mut pool = GamePool::new(Arc::clone(&plan), env, todo);
     let mut played = 0;
     let mut interrupted = false;
     let stop = stop_signal();
     tokio::pin!(stop);
     loop {
-        while running.len() < plan.concurrency {
-            let Some(game) = queue.next() else { break };
-            let (plan, env) = (Arc::clone(&plan), Arc::clone(&env));
-            running.spawn(async move { play_game(&plan, &game, &env).await });
-        }
-        let finished = tokio::select! {
-            r = running.join_next() => r,
-            _ = &mut stop => {
+        let record = match pool.next(&mut stop).await? {
+            Next::Game(r) => *r,
+            Next::Done => break,
+            Next::Interrupted => {
                 interrupted = true;
-                running.abort_all();
-                while running.join_next().await.is_some() {}
-                None
+                break;
             }
-        };
-        let Some(joined) = finished else { break };
-        let record = match joined {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => {
-                // The arena cannot go on containing bots: stop, keeping every game recorded so far.
-                running.abort_all();
-                while running.join_next().await.is_some() {}
-                anyhow::bail!("{e}; the games recorded so far are kept");
-            }
-            Err(e) => anyhow::bail!("a game task failed: {e}"),
         };
         played += 1;
         recorded_count += 1;
@@ -363,8 +345,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
                 if over {
                     // Decided at a pair boundary: abandon the games still running (their pairs would
                     // not count) and stop.
-                    running.abort_all();
-                    while running.join_next().await.is_some() {}
+                    pool.abandon().await;
                     break;
                 }
             }

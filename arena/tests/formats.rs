@@ -242,6 +242,44 @@ fn sgf_round_trip_keeps_the_golden_games() {
     }
 }
 
+/// A resignation (`arena play`'s person typing `resign`) is written as SGF's `W+R` / `B+R` and PGN's
+/// `normal` ending with a `{resign: …}` comment, and reads back from SGF as a resignation, with or
+/// without the arena's `GC`.
+#[test]
+fn a_resignation_is_written_and_read_as_one_not_as_a_forfeit() {
+    let r = record(
+        "g0001",
+        "dots 8 8 cross",
+        "",
+        "3-4 8-8 4-3",
+        0,
+        ["you", "dots-tps"],
+        (
+            Termination::Resign,
+            Some(GameResult::SecondWins),
+            "you: resigned",
+        ),
+        ["max=3600000", "5000+50"],
+        &[900, 12, 1500],
+    );
+    assert!(!r.termination.is_forfeit());
+    let text = sgf::write(&r, "play").unwrap();
+    assert!(text.contains("RE[W+R]"), "{text}");
+    assert!(text.contains("GC[resign: you: resigned]"), "{text}");
+    round_trip(&r);
+    // Another program's file: `RE[B+R]` alone says who resigned.
+    let other = "(;GM[40]FF[4]SZ[8]RE[B+R];B[cd];W[hh])";
+    let b = sgf::read(other).unwrap()[0].to_record("x").unwrap();
+    assert_eq!(
+        (b.result, b.termination),
+        (GameResult::FirstWins, Termination::Resign),
+        "{other}"
+    );
+    let pgn = formats::pgn::write(std::slice::from_ref(&r), "play");
+    assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+    assert!(pgn.contains("{resign: you: resigned} 0-1"), "{pgn}");
+}
+
 /// Seeded random Dots games on boards from 4×4 to 52×52 (letters past `z`), from every start, with
 /// random setup dots, ending by the rules (a full board, a grounding) or cut short by a forfeit or the
 /// ply limit: each survives the round trip.

@@ -99,8 +99,9 @@ fn a_person_plays_tic_tac_toe_against_a_bot_and_the_game_is_recorded() {
     );
 }
 
+/// Regression: a person's resignation was recorded as a `protocol` forfeit (`bestmove (none)`).
 #[test]
-fn a_person_who_stops_typing_resigns_and_loses_the_game_as_a_forfeit() {
+fn a_person_who_stops_typing_resigns_and_loses_the_game_by_resignation() {
     let dir = tempfile::tempdir().unwrap();
     let (ok, stdout, stderr) = play(
         dir.path(),
@@ -116,8 +117,45 @@ fn a_person_who_stops_typing_resigns_and_loses_the_game_as_a_forfeit() {
         ("random", "you")
     );
     assert_eq!(game.result, arena::record::GameResult::FirstWins);
-    assert!(game.termination.is_forfeit(), "{game:?}");
+    assert_eq!(game.termination, Termination::Resign, "{game:?}");
+    assert!(!game.termination.is_forfeit());
+    assert_eq!(game.detail, "you: resigned");
     assert_eq!(game.moves.len(), 3, "{:?}", game.moves);
+    assert!(
+        stdout.contains("random 1-0 you: resign (you: resigned)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_person_who_types_resign_loses_by_resignation_on_the_first_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, stdout, stderr) = play(
+        dir.path(),
+        &["--game", "tictactoe", "--vs", "random"],
+        "resign\nb2\n",
+    );
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    let game = recorded(dir.path());
+    assert_eq!(
+        (game.first.as_str(), game.second.as_str()),
+        ("you", "random")
+    );
+    assert_eq!(game.result, arena::record::GameResult::SecondWins);
+    assert_eq!(
+        (game.termination, game.detail.as_str()),
+        (Termination::Resign, "you: resigned")
+    );
+    assert!(game.moves.is_empty(), "{:?}", game.moves);
+    // The person's side answered `bestmove resign` (the transcript shows what the arena read).
+    let folder = std::fs::read_dir(dir.path().join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.join("games.csv").is_file())
+        .unwrap();
+    let log =
+        std::fs::read_to_string(folder.join("logs").join(format!("{}.log", game.id))).unwrap();
+    assert!(log.contains("bestmove resign"), "{log}");
 }
 
 #[test]

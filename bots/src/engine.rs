@@ -259,11 +259,19 @@ pub trait Engine {
     fn new_game(&mut self) {}
 
     /// Picks a move for the side to move in `pos` (which is not over), within `limits`, sending
-    /// search reports through `info`. Returns `None` only when there is no legal move.
+    /// search reports through `info`. Returns `None` only when there is no legal move, or when the
+    /// engine resigns (then [`resigned`](Engine::resigned) says so).
     fn choose<G: Game>(
         &mut self,
         pos: &G,
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move>;
+
+    /// Whether the last `None` of [`choose`](Engine::choose) gave up the game: the UGI loop then answers
+    /// `bestmove resign` (a loss, recorded as `resign`) instead of `bestmove (none)` (a protocol
+    /// forfeit). Only a person resigns ([`crate::human::Human`]); engines keep this default, `false`.
+    fn resigned(&self) -> bool {
+        false
+    }
 }

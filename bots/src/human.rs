@@ -5,8 +5,8 @@
 //! `input` and `output` (a terminal such as `/dev/tty`, or `arena play`'s own stdin and stdout as
 //! `/proc/<pid>/fd/0` and `/proc/<pid>/fd/1`). On each `go` it draws the board and both clocks, reads a
 //! move in the game's notation ([`Game::Move`]'s `FromStr`), answers a line that is not a legal move with
-//! the reason and asks again. `resign`, or the end of the input, gives up the game (`bestmove (none)`, which
-//! the arena scores as a forfeit).
+//! the reason and asks again. `resign`, or the end of the input, gives up the game (`bestmove resign`, which
+//! the arena records as a loss by resignation, termination `resign`).
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -21,6 +21,8 @@ pub struct Human {
     input_path: String,
     output_path: String,
     io: Option<(BufReader<File>, File)>,
+    /// Whether the last `choose` ended in `resign` or the end of the input.
+    resigned: bool,
 }
 
 impl Default for Human {
@@ -30,6 +32,7 @@ impl Default for Human {
             input_path: "/dev/tty".into(),
             output_path: "/dev/tty".into(),
             io: None,
+            resigned: false,
         }
     }
 }
@@ -86,14 +89,16 @@ impl Engine for Human {
         Ok(())
     }
 
-    /// Draws `pos` and asks for a move until a legal one is typed. `None` after `resign`, at the end of the
-    /// input, or when the terminal cannot be opened (the reason goes to stderr, which the arena keeps).
+    /// Draws `pos` and asks for a move until a legal one is typed. `None` after `resign` or at the end of
+    /// the input ([`Engine::resigned`] then says so), or when the terminal cannot be opened (the reason
+    /// goes to stderr, which the arena keeps).
     fn choose<G: Game>(
         &mut self,
         pos: &G,
         limits: &Limits,
         _info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
+        self.resigned = false;
         let kind = pos.spec().kind();
         let me = pos.turn();
         let example = pos.legal_moves().first().map(|m| m.to_string());
@@ -135,6 +140,7 @@ impl Engine for Human {
             match input.read_line(&mut line) {
                 Ok(0) | Err(_) => {
                     let _ = writeln!(output, "\n(end of input: you resign)");
+                    self.resigned = true;
                     return None;
                 }
                 Ok(_) => {}
@@ -144,6 +150,7 @@ impl Engine for Human {
                 continue;
             }
             if text == "resign" {
+                self.resigned = true;
                 return None;
             }
             let m: G::Move = match text.parse() {
@@ -164,6 +171,10 @@ impl Engine for Human {
                 }
             }
         }
+    }
+
+    fn resigned(&self) -> bool {
+        self.resigned
     }
 }
 
@@ -204,8 +215,10 @@ mod tests {
         assert!(shown.contains("not a move"), "{shown}");
         assert!(shown.contains("illegal: 9 is off the board"), "{shown}");
         assert!(shown.contains("you 1:00.0, bot 0:59.0"), "{shown}");
+        assert!(!human.resigned());
         // The end of the input resigns.
         assert_eq!(human.choose(&pos, &limits, &mut |_| {}), None);
+        assert!(human.resigned());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -17,7 +17,8 @@ use crate::engine::{Engine, Limits, SearchInfo};
 /// only), `go [p1time T] [p2time T] [p1inc I] [p2inc I] [movetime T] [depth D]
 /// [nodes N]`, `stop` (ignored: the search is synchronous), `quit`. Unknown commands are ignored, as UCI
 /// engines do; errors are reported as `info string error: …`. A `go` that cannot be answered (no game,
-/// an illegal move in `position`, a finished game) prints `bestmove (none)`.
+/// an illegal move in `position`, a finished game) prints `bestmove (none)`; an engine that gives up
+/// ([`Engine::resigned`]) prints `bestmove resign`.
 ///
 /// # Errors
 /// Only I/O errors on `input`/`output`.
@@ -246,11 +247,11 @@ impl<E: Engine, W: Write> GameVisitor for Choose<'_, E, W> {
             // A failed write shows up at the next flush of the loop; nothing to do here.
             let _ = writeln!(out, "{info}");
         };
-        let m = self
-            .engine
-            .choose(&pos, &limits, &mut report)
-            .ok_or_else(|| "no legal move".to_string())?;
-        Ok(m.to_string())
+        match self.engine.choose(&pos, &limits, &mut report) {
+            Some(m) => Ok(m.to_string()),
+            None if self.engine.resigned() => Ok("resign".into()),
+            None => Err("no legal move".into()),
+        }
     }
 }
 

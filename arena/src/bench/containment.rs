@@ -99,11 +99,11 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<
             }
         }
     }
-    println!(
+    crate::outln!(
         "| layers (each adds to the row above) | {} |",
         cases.map(|c| c.0).join(" | ")
     );
-    println!("|---|{}", "---|".repeat(cases.len()));
+    crate::outln!("|---|{}", "---|".repeat(cases.len()));
     for (k, layer) in layers.iter().enumerate() {
         let cells: Vec<String> = (0..cases.len())
             .map(|c| {
@@ -114,11 +114,11 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<
                     .join(" / ")
             })
             .collect();
-        println!("| {} | {} |", layer.label, cells.join(" | "));
+        crate::outln!("| {} | {} |", layer.label, cells.join(" | "));
     }
     if !bwrap_ok {
-        println!("(bubblewrap is not usable here: its row is left out)");
+        crate::outln!("(bubblewrap is not usable here: its row is left out)");
     }
-    println!("games/s of two random bots at concurrency 2, {games} games a measurement");
+    crate::outln!("games/s of two random bots at concurrency 2, {games} games a measurement");
     Ok(())
 }

@@ -39,8 +39,8 @@ pub async fn run(
     sizes: &[usize],
 ) -> Result<()> {
     std::fs::create_dir_all(tmp)?;
-    println!("| planning | bots | figure |");
-    println!("|---|---|---|");
+    crate::outln!("| planning | bots | figure |");
+    crate::outln!("|---|---|---|");
     for &n in sizes {
         let text = config_text("plan", n, 1);
         let path = tmp.join("plan.toml");
@@ -53,7 +53,7 @@ pub async fn run(
             scheduled = crate::schedule::schedule(&plan).len();
             best = best.min(start.elapsed().as_secs_f64());
         }
-        println!(
+        crate::outln!(
             "| round-robin config → plan → schedule ({scheduled} games), best of 5 | {n} | {:.1} ms |",
             best * 1e3
         );
@@ -91,17 +91,17 @@ pub async fn run(
             .collect();
         state.add_round(&p, &results, 4);
     }
-    println!(
+    crate::outln!(
         "| Swiss pairing, {rounds} rounds, mean per round ({rematches} rematches) | {n} | {:.1} ms |",
         start.elapsed().as_secs_f64() * 1e3 / rounds as f64
     );
 
-    println!();
-    println!(
+    crate::outln!();
+    crate::outln!(
         "| playing: round-robin of random tic-tac-toe bots, concurrency {concurrency} | bots | games | \
          run, s | of which the final report, s | games/s without the report |"
     );
-    println!("|---|---|---|---|---|---|");
+    crate::outln!("|---|---|---|---|---|---|");
     for &n in sizes {
         let name = format!("field{n}");
         let text = config_text(&name, n, concurrency);
@@ -132,7 +132,7 @@ pub async fn run(
         let start = Instant::now();
         crate::report::Report::new(&names, &records, &crate::report::ReportOptions::default())?;
         let report = start.elapsed().as_secs_f64();
-        println!(
+        crate::outln!(
             "| planned {} games, played one shard of 1/{count} | {n} | {} | {secs:.1} | {report:.1} | {:.1} |",
             n * (n - 1),
             summary.played,

@@ -28,14 +28,14 @@ pub async fn run(games: usize, round_trips: usize) -> Result<()> {
     let exe = std::env::current_exe().context("finding the arena executable")?;
     let bare = bare_round_trip(&exe, round_trips)?;
     let ours = arena_round_trip(&exe, round_trips).await?;
-    println!("| measurement | figure |");
-    println!("|---|---|");
-    println!("| bare pipe round trip (std, blocking), `isready`→`readyok` to `arena bot random` | {:.1} µs |", micros(bare));
-    println!(
+    crate::outln!("| measurement | figure |");
+    crate::outln!("|---|---|");
+    crate::outln!("| bare pipe round trip (std, blocking), `isready`→`readyok` to `arena bot random` | {:.1} µs |", micros(bare));
+    crate::outln!(
         "| arena round trip (BotProcess: tokio, deadline, transcript), same exchange | {:.1} µs |",
         micros(ours)
     );
-    println!(
+    crate::outln!(
         "| arena ÷ bare | {:.2}× |",
         ours.as_secs_f64() / bare.as_secs_f64()
     );
@@ -54,7 +54,7 @@ pub async fn run(games: usize, round_trips: usize) -> Result<()> {
     for (label, game_table, concurrency) in cases {
         let (secs, plies, played) =
             tournament_throughput(&exe, &tmp, game_table, games, concurrency).await?;
-        println!(
+        crate::outln!(
             "| {label}: random vs random, concurrency {concurrency} | {:.1} games/s, {:.0} plies/s, {:.1} µs wall per ply |",
             played as f64 / secs,
             plies as f64 / secs,

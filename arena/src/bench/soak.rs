@@ -117,12 +117,14 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
             .unwrap_or(start)
     };
     let max = |f: fn(&Sample) -> u64| samples.iter().map(f).max().unwrap_or(0);
-    println!(
+    crate::outln!(
         "{total} games of random vs random Connect Four at concurrency {concurrency} in {:.0} s",
         started.elapsed().as_secs_f64()
     );
-    println!("| when | games recorded | open fds | RSS | processes under the arena (zombies) |");
-    println!("|---|---|---|---|---|");
+    crate::outln!(
+        "| when | games recorded | open fds | RSS | processes under the arena (zombies) |"
+    );
+    crate::outln!("|---|---|---|---|---|");
     let rows = [
         ("start".to_string(), start),
         ("10 %".to_string(), at(10)),
@@ -131,7 +133,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
         ("end".to_string(), end),
     ];
     for (label, s) in rows {
-        println!(
+        crate::outln!(
             "| {label} | {} | {} | {:.1} MiB | {} ({}) |",
             s.games,
             s.fds,
@@ -140,7 +142,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
             s.zombies
         );
     }
-    println!(
+    crate::outln!(
         "| largest of {} samples | | {} | {:.1} MiB | {} ({}) |",
         samples.len(),
         max(|s| s.fds as u64),

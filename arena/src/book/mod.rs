@@ -181,7 +181,7 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
                 next.entry(ck).or_insert((child, 0)).1 |= child_sides;
             }
         }
-        println!(
+        crate::outln!(
             "ply {ply:>2}: {:>8} positions, {:>8} solved now, {:>8.1} s",
             level.len(),
             todo.len(),

@@ -50,7 +50,9 @@ fn time_control(text: &str) -> String {
 /// PGN's `Termination` word.
 fn termination(t: Termination) -> &'static str {
     match t {
-        Termination::Normal | Termination::Ground => "normal",
+        // PGN has no word of its own for a resignation: it ends the game "normally" (as lichess
+        // writes it); the closing comment says `resign`.
+        Termination::Normal | Termination::Ground | Termination::Resign => "normal",
         Termination::Timeout => "time forfeit",
         Termination::Illegal | Termination::Protocol | Termination::Limit => "rules infraction",
         Termination::Crash => "abandoned",

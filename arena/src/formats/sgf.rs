@@ -15,7 +15,7 @@
 //!   empty move ("grounding as pass"); its word `grounding` is read too.
 //! - `RE`: `B+n` / `W+n` (the winner and the capture difference), `0` a draw (`Draw` is read too), `B+T`
 //!   / `W+T` a win on time, `B+F` / `W+F` a win by forfeit (a crash, an illegal move, a protocol breach:
-//!   SGF 4's forfeit), `B+R` a resignation; `B+G` (notago's "won by grounding") is read. `B` is the
+//!   SGF 4's forfeit), `B+R` / `W+R` a resignation (written and read); `B+G` (notago's "won by grounding") is read. `B` is the
 //!   first player, who moves first (R3).
 //!
 //! The arena adds `EV` (tournament), `RO` (round), `GN` (game id), `RU[russian]` (as oppai-rs) and a game
@@ -245,7 +245,8 @@ pub fn write(record: &GameRecord, event: &str) -> Result<String, SgfError> {
     Ok(out)
 }
 
-/// `RE`'s value for `record`: the winner's colour and the capture difference, or `T`/`F` for a forfeit.
+/// `RE`'s value for `record`: the winner's colour and the capture difference, `R` for a resignation, or
+/// `T`/`F` for a forfeit.
 fn result_text(record: &GameRecord) -> String {
     let winner = match record.result {
         GameResult::FirstWins => "B",
@@ -254,6 +255,7 @@ fn result_text(record: &GameRecord) -> String {
     };
     let how = match record.termination {
         Termination::Timeout => "T".to_string(),
+        Termination::Resign => "R".to_string(),
         Termination::Crash | Termination::Illegal | Termination::Protocol | Termination::Limit => {
             "F".to_string()
         }
@@ -540,7 +542,7 @@ impl SgfGame {
                 let termination = match &self.result {
                     Some(SgfResult::Win { by, .. }) if by == "T" => Termination::Timeout,
                     Some(SgfResult::Win { by, .. }) if by == "F" => Termination::Crash,
-                    Some(SgfResult::Win { by, .. }) if by == "R" => Termination::Normal,
+                    Some(SgfResult::Win { by, .. }) if by == "R" => Termination::Resign,
                     _ => Termination::Adjudicated,
                 };
                 (

@@ -11,15 +11,15 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use games::Player;
-use tokio::task::JoinSet;
 
 use super::knockout::{self, DecidedBy, MatchLine, MatchState};
 use super::swiss::{Pairing, SwissState};
 use super::{book_order, game_pair, Tiebreak};
 use crate::config::Format;
 use crate::plan::Plan;
+use crate::pool::{stopped, GamePool, Next};
 use crate::record::GameRecord;
-use crate::referee::{play_game, GameEnv, SetupError};
+use crate::referee::GameEnv;
 use crate::report::{Report, ReportOptions};
 use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
 use crate::sandbox::Containment;
@@ -128,7 +128,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
                 runner.played as f64 / secs.max(1e-9)
             );
         }
-        println!("{}", summary_text.trim_end());
+        crate::outln!("{}", summary_text.trim_end());
     }
     Ok(RunSummary {
         played: runner.played,
@@ -238,33 +238,16 @@ impl Runner {
                 env
             }
         };
-        let mut queue = todo.into_iter();
-        let mut running: JoinSet<Result<GameRecord, SetupError>> = JoinSet::new();
+        let mut pool = GamePool::new(plan, env, todo);
         let mut stop = self.stop.clone();
         loop {
-            while running.len() < plan.concurrency {
-                let Some(game) = queue.next() else { break };
-                let (plan, env) = (Arc::clone(&plan), Arc::clone(&env));
-                running.spawn(async move { play_game(&plan, &game, &env).await });
-            }
-            let finished = tokio::select! {
-                r = running.join_next() => r,
-                _ = stop.wait_for(|s| *s) => {
+            let record = match pool.next(stopped(&mut stop)).await? {
+                Next::Game(r) => *r,
+                Next::Done => break,
+                Next::Interrupted => {
                     self.interrupted = true;
-                    running.abort_all();
-                    while running.join_next().await.is_some() {}
                     return Ok(false);
                 }
-            };
-            let Some(joined) = finished else { break };
-            let record = match joined {
-                Ok(Ok(r)) => r,
-                Ok(Err(e)) => {
-                    running.abort_all();
-                    while running.join_next().await.is_some() {}
-                    anyhow::bail!("{e}; the games recorded so far are kept");
-                }
-                Err(e) => anyhow::bail!("a game task failed: {e}"),
             };
             self.played += 1;
             let done = self.recorded.len() + 1;

@@ -46,13 +46,13 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
-use tokio::task::JoinSet;
 
 use crate::config::{Config, Format, OpeningOrder};
 use crate::openings::Opening;
 use crate::plan::{BotPlan, Plan};
+use crate::pool::{GamePool, Next};
 use crate::record::GameRecord;
-use crate::referee::{play_game, GameEnv, SetupError};
+use crate::referee::GameEnv;
 use crate::results::fingerprint::Fingerprint;
 use crate::results::ResultsDir;
 use crate::sandbox::Containment;
@@ -673,47 +673,30 @@ impl Step<'_> {
             let flips = tuning.spsa.flips(tuning.base.seed, iteration);
             let (plus, minus) = tuning.spsa.probes(theta, &gains, &flips);
             let plan = Arc::new(tuning.probe_plan(&plus, &minus));
-            let mut queue = tuning.games(iteration).into_iter();
-            let mut running: JoinSet<Result<GameRecord, SetupError>> = JoinSet::new();
+            let mut pool = GamePool::new(plan, Arc::clone(&env), tuning.games(iteration))
+                .keeping("iterations");
             let mut records = Vec::new();
             loop {
-                while running.len() < plan.concurrency {
-                    let Some(game) = queue.next() else { break };
-                    let (plan, env) = (Arc::clone(&plan), Arc::clone(&env));
-                    running.spawn(async move { play_game(&plan, &game, &env).await });
-                }
-                let finished = tokio::select! {
-                    r = running.join_next() => r,
-                    _ = &mut stop => {
-                        running.abort_all();
-                        while running.join_next().await.is_some() {}
+                let r = match pool.next(&mut stop).await? {
+                    Next::Game(r) => *r,
+                    Next::Done => break,
+                    Next::Interrupted => {
                         interrupted = true;
                         break 'iterations;
                     }
                 };
-                let Some(joined) = finished else { break };
-                match joined {
-                    Ok(Ok(r)) => {
-                        played += 1;
-                        if r.termination.is_forfeit() && !opts.quiet {
-                            let line = format!(
-                                "{} {} vs {} {} ({}) — {}",
-                                r.id, r.first, r.second, r.result, r.termination, r.detail
-                            );
-                            match &bar {
-                                Some(b) => b.println(line),
-                                None => eprintln!("{line}"),
-                            }
-                        }
-                        records.push(r);
+                played += 1;
+                if r.termination.is_forfeit() && !opts.quiet {
+                    let line = format!(
+                        "{} {} vs {} {} ({}) — {}",
+                        r.id, r.first, r.second, r.result, r.termination, r.detail
+                    );
+                    match &bar {
+                        Some(b) => b.println(line),
+                        None => eprintln!("{line}"),
                     }
-                    Ok(Err(e)) => {
-                        running.abort_all();
-                        while running.join_next().await.is_some() {}
-                        bail!("{e}; the iterations recorded so far are kept");
-                    }
-                    Err(e) => bail!("a game task failed: {e}"),
                 }
+                records.push(r);
             }
             let (wins, draws, losses) = tally(&records, &plus_name);
             let result = i64::from(wins) - i64::from(losses);

@@ -1,0 +1,138 @@
+//! The game pool: keeps up to `concurrency` games of a plan running at once, each a task playing
+//! [`play_game`], and hands back each game as it ends.
+//!
+//! Every runner plays its games through one: a round robin or gauntlet ([`crate::tournament`]), each
+//! round of a Swiss or a knockout ([`crate::pairing::run`]), each iteration of a tuning
+//! ([`crate::tune`]). The runner records the games; the pool only schedules them, stops them all on a
+//! stop signal, and stops them all when the arena cannot set a game up ([`SetupError`]).
+//!
+//! ```no_run
+//! # async fn demo(plan: std::sync::Arc<arena::plan::Plan>, env: std::sync::Arc<arena::referee::GameEnv>)
+//! # -> anyhow::Result<()> {
+//! use arena::pool::{GamePool, Next};
+//! let games = arena::schedule::schedule(&plan);
+//! let mut pool = GamePool::new(plan, env, games);
+//! let stop = async {
+//!     let _ = tokio::signal::ctrl_c().await;
+//! };
+//! tokio::pin!(stop);
+//! loop {
+//!     match pool.next(&mut stop).await? {
+//!         Next::Game(record) => println!("{} {}", record.id, record.result),
+//!         Next::Done | Next::Interrupted => break,
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::future::Future;
+use std::sync::Arc;
+
+use anyhow::{bail, Result};
+use tokio::task::JoinSet;
+
+use crate::plan::Plan;
+use crate::record::GameRecord;
+use crate::referee::{play_game, GameEnv, SetupError};
+use crate::schedule::ScheduledGame;
+
+/// What [`GamePool::next`] got.
+#[derive(Debug)]
+pub enum Next {
+    /// A game ended (a forfeit included); the runner records it. Boxed: a record is some 400 bytes,
+    /// the other variants none.
+    Game(Box<GameRecord>),
+    /// Every game has ended and been handed back.
+    Done,
+    /// The stop signal came: the games still running were stopped (their bots killed) and are not
+    /// recorded.
+    Interrupted,
+}
+
+/// Plays a queue of games, at most `plan.concurrency` at once, in the queue's order.
+///
+/// Dropping the pool aborts the games still running without waiting for them; [`GamePool::abandon`]
+/// waits until their bots are gone.
+pub struct GamePool {
+    plan: Arc<Plan>,
+    env: Arc<GameEnv>,
+    queue: std::vec::IntoIter<ScheduledGame>,
+    running: JoinSet<Result<GameRecord, SetupError>>,
+    kept: &'static str,
+}
+
+impl GamePool {
+    /// A pool that will play `games` of `plan` in `env`. No game starts before the first
+    /// [`GamePool::next`].
+    pub fn new(plan: Arc<Plan>, env: Arc<GameEnv>, games: Vec<ScheduledGame>) -> GamePool {
+        GamePool {
+            plan,
+            env,
+            queue: games.into_iter(),
+            running: JoinSet::new(),
+            kept: "games",
+        }
+    }
+
+    /// Names what the runner has kept when a [`SetupError`] stops the pool ("the {what} recorded so far
+    /// are kept"); `games` unless set (a tuning keeps `iterations`).
+    #[must_use]
+    pub fn keeping(mut self, what: &'static str) -> GamePool {
+        self.kept = what;
+        self
+    }
+
+    /// Starts games until `plan.concurrency` are running, then waits for the first of: a game's end,
+    /// the last game's end ([`Next::Done`]), or `stop` ([`Next::Interrupted`], after every running game
+    /// is aborted and awaited).
+    ///
+    /// `stop` is polled afresh on every call: pass `&mut` a pinned future that resolves once (Ctrl-C,
+    /// SIGTERM or SIGHUP in `arena run`), or a new future per call such as [`stopped`] on a `watch`
+    /// channel. Once it has made this return [`Next::Interrupted`], do not call again with
+    /// the same completed future.
+    ///
+    /// # Errors
+    /// A game the arena could not set up ([`SetupError`], "…; the games recorded so far are kept"): the
+    /// running games are aborted and awaited first. A game task that panicked or was cancelled ("a game
+    /// task failed: …").
+    pub async fn next(&mut self, stop: impl Future<Output = ()>) -> Result<Next> {
+        while self.running.len() < self.plan.concurrency {
+            let Some(game) = self.queue.next() else { break };
+            let (plan, env) = (Arc::clone(&self.plan), Arc::clone(&self.env));
+            self.running
+                .spawn(async move { play_game(&plan, &game, &env).await });
+        }
+        let finished = tokio::select! {
+            r = self.running.join_next() => r,
+            () = stop => {
+                self.abandon().await;
+                return Ok(Next::Interrupted);
+            }
+        };
+        match finished {
+            None => Ok(Next::Done),
+            Some(Ok(Ok(record))) => Ok(Next::Game(Box::new(record))),
+            Some(Ok(Err(e))) => {
+                // The arena cannot go on containing bots: stop, keeping every game recorded so far.
+                self.abandon().await;
+                bail!("{e}; the {} recorded so far are kept", self.kept)
+            }
+            Some(Err(e)) => bail!("a game task failed: {e}"),
+        }
+    }
+
+    /// Aborts every running game and waits until each task has ended (its bots killed), e.g. when an
+    /// SPRT has decided and the games still running would not count. The games not yet started are
+    /// dropped: [`GamePool::next`] then returns [`Next::Done`].
+    pub async fn abandon(&mut self) {
+        self.running.abort_all();
+        while self.running.join_next().await.is_some() {}
+        self.queue = Vec::new().into_iter();
+    }
+}
+
+/// A stop future for [`GamePool::next`] from a `watch` channel: resolves once the value is `true`, or
+/// at once if the sender is gone (a run whose signal task has ended is stopping).
+pub async fn stopped(stop: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
+}
