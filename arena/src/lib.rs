@@ -8,13 +8,13 @@
 //! writes game records for other programs (SGF, PGN, Pons's digit strings) and reads SGF, which [`openings`]
 //! also takes as opening books. The `arena` binary is a thin command line over these.
 
-/// `print!` to stdout that returns the write's error with `?` (into the caller's `anyhow::Result`)
-/// instead of panicking, so a closed pipe (`arena ratings results/x | head`) reaches the binary's
-/// `main`, which ends quietly (as ripgrep treats a broken pipe).
+/// `print!` to stdout through [`stdout::write`]: a closed pipe (`arena ratings results/x | head`)
+/// drops the output from then on instead of panicking, and the command goes on; any other write
+/// error is returned with `?` (into the caller's `anyhow::Result`).
 #[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => {
-        ::std::io::Write::write_fmt(&mut ::std::io::stdout(), ::std::format_args!($($arg)*))?
+        $crate::stdout::write(::std::format_args!($($arg)*))?
     };
 }
 
@@ -55,5 +55,6 @@ pub mod schedule;
 pub mod shard;
 pub mod standings;
 pub mod stats;
+pub mod stdout;
 pub mod tournament;
 pub mod tune;

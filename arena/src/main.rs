@@ -585,8 +585,6 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        // Whoever read our output has stopped reading (`arena … | head`): nothing is wrong, as in ripgrep.
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("arena: error: {e:#}");
             ExitCode::FAILURE
@@ -597,16 +595,6 @@ fn main() -> ExitCode {
 fn doctor() -> Result<ExitCode> {
     out!("{}", arena::sandbox::Containment::probe().report());
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether `e` is (or was caused by) a write to a pipe nobody reads any more (EPIPE; Rust ignores
-/// SIGPIPE, so the write fails instead of killing the process).
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }
 
 fn play(args: PlayArgs) -> Result<ExitCode> {

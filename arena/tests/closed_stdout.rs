@@ -1,6 +1,7 @@
 //! Regression: `arena run configs/smoke.toml | head -3` panicked with "failed printing to stdout:
-//! Broken pipe" (exit status 101) once `head` had gone. A command whose reader has gone now ends quietly
-//! with status 0, as ripgrep does, after doing its work.
+//! Broken pipe" (exit status 101) once `head` had gone. A command whose reader has gone now drops its
+//! output and does all its work, then exits with its own status: 0 when all went well, the probe's
+//! verdict, an error's 1.
 //!
 //! The pipe's read end is closed before the command starts, so every write to stdout fails with EPIPE
 //! whatever the machine's speed (a reader dropped after a few bytes would race the writer against the
@@ -11,7 +12,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::{arena, games};
+use common::{arena, games, write_config};
 
 /// Runs `cmd` with stdout a pipe whose read end is already closed, stderr captured.
 fn with_closed_stdout(mut cmd: Command) -> Output {
@@ -25,6 +26,7 @@ fn with_closed_stdout(mut cmd: Command) -> Output {
 }
 
 /// Asserts that `out` ended with status 0 and no panic.
+#[track_caller]
 fn quiet_success(what: &str, out: &Output) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(101), "{what} panicked:\n{stderr}");
@@ -44,17 +46,26 @@ fn commands_whose_stdout_reader_has_gone_end_quietly_after_their_work() {
     let tmp = tempfile::tempdir().unwrap();
     let results = tmp.path().join("results");
 
-    // `arena run … | head -3`: the tournament is played and recorded all the same; only the printed
-    // report has nowhere to go.
+    // `arena run a.toml b.toml | head -3`: both tournaments are played and recorded all the same
+    // (the first one's report already fails to print); only the printed reports have nowhere to go.
+    let second = write_config(
+        tmp.path(),
+        "smoke-again",
+        &std::fs::read_to_string(smoke_config())
+            .unwrap()
+            .replace("name = \"smoke\"", "name = \"smoke-again\""),
+    );
     let mut run = arena();
     run.arg("run")
         .arg(smoke_config())
+        .arg(&second)
         .arg("--results")
         .arg(&results)
         .arg("--no-progress");
     quiet_success("arena run", &with_closed_stdout(run));
     assert_eq!(games(tmp.path(), "smoke").len(), 12);
     assert!(results.join("smoke/standings.csv").is_file());
+    assert_eq!(games(tmp.path(), "smoke-again").len(), 12);
 
     let folder = results.join("smoke");
     let mut ratings = arena();
@@ -93,4 +104,17 @@ fn an_error_is_still_reported_when_stdout_is_closed() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("arena: error:"), "{stderr}");
+
+    // A probe's verdict is its status, with or without a reader: a bot that crashes fails it.
+    let mut probe = arena();
+    probe
+        .args(["probe", "--game", "tictactoe", "--games", "2", "--name", "crasher"])
+        .arg("--results")
+        .arg(tmp.path().join("results"))
+        .args(["--no-progress", "--", env!("CARGO_BIN_EXE_arena")])
+        .args(["bot", "faulty", "--crash-on-move", "2"]);
+    let out = with_closed_stdout(probe);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
