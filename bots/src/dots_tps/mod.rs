@@ -152,20 +152,30 @@ pub struct Config {
     /// deeper; `Fmax`/`Fmin` are then bounds over trajectories of at most `reach` points only.
     pub reach: u32,
     /// `widen` (ours): when the first pass (trajectories of at most `reach` points) has searched every
-    /// depth up to the cap and time is left (under half the soft limit), a second pass searches with
+    /// depth up to the cap and time is left (a deeper iteration may still start: `deepen`), a second pass searches with
     /// trajectories of `reach + 1` points from depth `reach + 1` up, stopped at the soft limit; its
     /// deepest complete depth gives the move. Needs `reach` > 0. Off in [`Config::article`].
     pub widen: bool,
     /// `threat_plies` (ours, with `threats`): the plies below the root at which a side to move that
-    /// wins by `ground` is scored as winning (default 2: the opponent's answer and our next move).
+    /// wins by `ground` is scored as winning (default [`DEFAULT_THREAT_PLIES`]: every ply; 2 was the
+    /// rule of commit 6148596: the opponent's answer and our next move).
     pub threat_plies: u32,
     /// `bonus_lead` (ours, with `threats`): the smallest capture lead (ours minus theirs) at which
     /// [`ground_bonus`] applies (default 0: when we do not trail).
     pub bonus_lead: i64,
     /// `deepen` (ours): no deeper iteration starts after this share of the soft limit, percent
-    /// (default 50); without a soft limit, after half of this share of the hard limit.
+    /// (default [`DEFAULT_DEEPEN`]; 50 was the rule of commit 6148596); without a soft limit, after half
+    /// of this share of the hard limit. It acts only under a clock, so [`Config::article`] has the
+    /// same value.
     pub deepen: u32,
 }
+
+/// The default `threat_plies`: every ply of the deepest search (2 × [`MAX_DEPTH`]).
+pub const DEFAULT_THREAT_PLIES: u32 = 32;
+
+/// The default `deepen`, percent of the soft limit: a deeper iteration may start until the soft
+/// limit, and the hard limit stops it.
+pub const DEFAULT_DEEPEN: u32 = 100;
 
 /// The default `reach`, points.
 pub const DEFAULT_REACH: u32 = 3;
@@ -196,9 +206,9 @@ impl Config {
             threats: false,
             reach: 0,
             widen: false,
-            threat_plies: 2,
+            threat_plies: DEFAULT_THREAT_PLIES,
             bonus_lead: 0,
-            deepen: 50,
+            deepen: DEFAULT_DEEPEN,
         }
     }
 }
@@ -300,8 +310,8 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// The hard limit, ms, or `None`: the search stops there, in the middle of a depth if need be.
     pub time_ms: Option<u64>,
-    /// The soft limit, ms, or `None`: no deeper iteration starts after half of it. Without it, none
-    /// starts after a quarter of `time_ms`.
+    /// The soft limit, ms, or `None`: no deeper iteration starts after `deepen` percent of it
+    /// ([`Config::deepen`]). Without it, none starts after half that share of `time_ms`.
     pub soft_ms: Option<u64>,
     /// Iterative deepening from 1 full move (true), or `depth` alone (false, for the benchmark).
     pub iterative: bool,
@@ -324,7 +334,8 @@ impl Budget {
     }
 }
 
-/// The time of one move from the clock: a soft limit (no deeper iteration starts after half of it)
+/// The time of one move from the clock: a soft limit (no deeper iteration starts after `deepen`
+/// percent of it)
 /// and a hard one (the search stops).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveTime {
@@ -637,7 +648,7 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 ///
 /// Plays Dots only; other games are refused ([`Engine::choose`] returns `None`, which the protocol
 /// loop answers with `bestmove (none)`). Limits: `movetime`, else the clock through [`move_time`]
-/// (iterative deepening until half the soft limit, stopped at the hard one), else 1 s;
+/// (iterative deepening until `deepen` percent of the soft limit, stopped at the hard one), else 1 s;
 /// `go depth D` (plies) caps the depth at ⌈D/2⌉ full moves; `go nodes` caps tree and simulation
 /// nodes together. Reports `info depth <2m plies> score <capture difference> nodes … time … pv <move>`
 /// (|score| within a few plies of 65536, [`search::WIN`] less the plies: a win or loss by grounding).
