@@ -27,8 +27,8 @@
 //! [`DEFAULT_REACH`] points (`reach`) so that the tree goes 5–7 full moves deep in the middle game
 //! while the simulations stay cheap (and are reused across depths), a transposition table with
 //! Zobrist keys ([`tt`]) and history ordering in the tree, and grounding (R13) as a threat and a
-//! weapon (`threats`): a ground that wins 1 or 2 plies below the root is a win or a loss in the
-//! tree, and, when we do not trail, each dot a point connects to the edge adds [`GROUND_BONUS`] to its
+//! weapon (`threats`): a ground that wins at any ply below the root (`threat_plies`) is a win or
+//! a loss in the tree, and, when we do not trail, each dot a point connects to the edge adds [`GROUND_BONUS`] to its
 //! importance ([`ground_bonus`]). The importance term of formula (1) is kept.
 //!
 //! ```
@@ -140,8 +140,8 @@ pub struct Config {
     /// `history` (ours): the inner nodes try the table's move first, then the points that caused
     /// the most cut-offs (history heuristic), the static order for ties. Off in [`Config::article`].
     pub history: bool,
-    /// `threats` (ours): grounding inside the tree (R13): at the first two plies below the root the
-    /// side to move may end the game with `ground` when that wins, so a root move that lets the
+    /// `threats` (ours): grounding inside the tree (R13): at the first `threat_plies` plies below the
+    /// root (by default every ply) the side to move may end the game with `ground` when that wins, so a root move that lets the
     /// opponent ground into a win scores as a loss and one that lets us ground next is a win; when
     /// no capture is possible a root move after which our `ground` wins is played; when we do not
     /// trail, [`ground_bonus`] adds to the importance of points that ground our dots. Off in

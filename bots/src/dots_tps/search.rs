@@ -109,8 +109,8 @@ fn id(stride: usize, m: Move) -> usize {
 
 impl<'a> Tree<'a> {
     /// Negamax over the capture difference of the side to move, `plies` deep; `alpha`/`beta` are
-    /// ignored without alpha-beta. With `threats`, a side to move 1 or 2 plies below the root that
-    /// wins by grounding gets [`WIN`] less those plies. Returns 0 once the control has stopped.
+    /// ignored without alpha-beta. With `threats`, a side to move 1 to `threat_plies` plies below
+    /// the root that wins by grounding gets [`WIN`] less those plies. Returns 0 once the control has stopped.
     fn negamax(
         &mut self,
         pos: &mut Dots,
