@@ -258,6 +258,11 @@ pub trait Engine {
     /// Called on `uginewgame`: forget what belongs to the previous game.
     fn new_game(&mut self) {}
 
+    /// Called as soon as a `go` line is read, before the position's moves are replayed, with the
+    /// instant it arrived: an engine that starts its clock there (`dots-tps`) pays the replay from
+    /// its own move time. Default: nothing.
+    fn go_received(&mut self, _at: std::time::Instant) {}
+
     /// Picks a move for the side to move in `pos` (which is not over), within `limits`, sending
     /// search reports through `info`. Returns `None` only when there is no legal move, or when the
     /// engine resigns (then [`resigned`](Engine::resigned) says so).

@@ -32,6 +32,8 @@ pub fn serve<E: Engine>(
     let mut moves: Vec<String> = Vec::new();
     for line in input.lines() {
         let line = line?;
+        // The clock of a `go` starts when its line has arrived, before anything else is done.
+        let received = std::time::Instant::now();
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {
             continue;
@@ -79,6 +81,7 @@ pub fn serve<E: Engine>(
                 }
             }
             "go" => {
+                engine.go_received(received);
                 let reply = match spec {
                     None => Err("no 'game' command before 'go'".to_string()),
                     Some(spec) => spec

@@ -176,12 +176,29 @@ fn every_bench_answer_is_the_brute_force_best_set_at_depth_3() {
 
 #[test]
 fn every_mode_finds_every_tactic_and_all_modes_agree() {
+    // The suite's answers are checked by a brute force over captures alone; grounding threats are
+    // scored here at the first 2 plies only (the rule of commit 6148596). With the default
+    // `threat_plies` (every ply) a move may also win by a `ground` 3–4 plies down on these small
+    // boards, so each mode's move must then be an answer or such a win.
     let table = PatternTable::default();
     for t in tactics::suite() {
+        for mode in Prune::ALL {
+            let cfg = Config {
+                prune: mode,
+                ..Config::default()
+            };
+            let d = think_at(&t.pos, &cfg, &table, t.depth);
+            assert!(
+                d.best.is_some_and(|b| t.answers.contains(&b)) || d.value >= WIN / 2,
+                "{} in mode {mode} (threats at every ply): {d:?}",
+                t.name,
+            );
+        }
         let mut chosen = Vec::new();
         for mode in Prune::ALL {
             let cfg = Config {
                 prune: mode,
+                threat_plies: 2,
                 ..Config::default()
             };
             let d = think_at(&t.pos, &cfg, &table, t.depth);
@@ -993,4 +1010,109 @@ fn threats_ground_the_last_dot_and_then_win_by_grounding() {
     assert_eq!(d.value, WIN - 2);
     let d = think_at(&pos, &Config::article(), &PatternTable::default(), 2);
     assert!(d.value < WIN / 2, "{d:?}");
+}
+
+#[test]
+fn widening_adds_a_pass_with_4_point_trajectories_of_the_same_values() {
+    // With `widen` (off by default), after the first pass (trajectories of at most 3 points) reaches the depth, a
+    // second pass searches with 4-point trajectories from depth 4: its value is the value of a
+    // plain `reach 4` search at that depth (the table keeps the two passes' entries apart).
+    let table = PatternTable::default();
+    let mut positions: Vec<Dots> = tactics::suite().into_iter().map(|t| t.pos).collect();
+    positions.extend((0..3).map(|seed| middle_game(seed, 12, 12, 40)));
+    let wide = Config {
+        widen: true,
+        ..Config::default()
+    };
+    let mut widened = 0;
+    for (k, pos) in positions.iter().enumerate() {
+        let d = think_at(pos, &wide, &table, 4);
+        let narrow = think_at(
+            pos,
+            &Config {
+                widen: false,
+                ..Config::default()
+            },
+            &table,
+            4,
+        );
+        assert!(narrow.reach <= 3, "position {k}: {narrow:?}");
+        // At depth 3 there is nothing to widen: the same move, value and nodes as without it.
+        let at3 = think_at(pos, &wide, &table, 3);
+        let at3_narrow = think_at(
+            pos,
+            &Config {
+                widen: false,
+                ..Config::default()
+            },
+            &table,
+            3,
+        );
+        assert_eq!(
+            (at3.best, at3.value, at3.nodes, at3.reach),
+            (
+                at3_narrow.best,
+                at3_narrow.value,
+                at3_narrow.nodes,
+                at3_narrow.reach
+            ),
+            "position {k}"
+        );
+        if d.reach == 4 {
+            widened += 1;
+            let plain4 = think_at(
+                pos,
+                &Config {
+                    reach: 4,
+                    widen: false,
+                    ..Config::default()
+                },
+                &table,
+                4,
+            );
+            assert_eq!((d.value, d.depth), (plain4.value, 4), "position {k}");
+            assert!(d.sim_nodes > narrow.sim_nodes, "position {k}");
+        } else {
+            // Only a win by grounding (at the root or in the tree) ends the first pass early; then
+            // the move is the narrow one.
+            assert!(
+                d.how == "ground" || d.value >= WIN / 2,
+                "position {k}: {d:?}"
+            );
+            assert_eq!((d.best, d.value), (narrow.best, narrow.value));
+        }
+    }
+    assert!(
+        widened * 2 > positions.len(),
+        "{widened} of {}",
+        positions.len()
+    );
+}
+
+#[test]
+fn the_clock_starts_when_go_arrives() {
+    use bots::engine::Limits;
+    use std::time::{Duration, Instant};
+    // A `go` that arrived 10 s ago with 1 s on the clock: the move's time is spent before the search
+    // starts, so it stops at once (within the first 256 nodes, or after the first depth) and reports
+    // the time since `go`. Deterministic: the deadline has passed whatever the machine's speed.
+    let pos = middle_game(1, 12, 12, 40);
+    let limits = Limits {
+        time_ms: Some(1000),
+        inc_ms: Some(0),
+        ..Limits::default()
+    };
+    let mut e = DotsTps::default();
+    let Some(past) = Instant::now().checked_sub(Duration::from_secs(10)) else {
+        return; // a clock younger than 10 s (a fresh boot): nothing to show
+    };
+    e.go_received(past);
+    let d = e.choose_dots(&pos, &limits, &mut |_| {});
+    assert!(d.time_ms >= 10_000, "{d:?}");
+    assert!(d.depth <= 1, "{d:?}");
+    assert!(d.best.is_some_and(|m| pos.is_legal(m)));
+    // The instant is used once: the next search counts from its own start (a quarter of the
+    // clock at most, far below 10 s).
+    let d = e.choose_dots(&pos, &limits, &mut |_| {});
+    assert!(d.time_ms < 10_000, "{d:?}");
 }

@@ -64,6 +64,7 @@ pub fn run_one(
         time_ms: None,
         soft_ms: None,
         iterative: false,
+        start: None,
     };
     think(&t.pos, &cfg, table, &budget, &mut |_| {})
 }

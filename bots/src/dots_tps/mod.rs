@@ -19,7 +19,7 @@
 //!
 //! **The default engine and the article's.** [`Config::article`] is the article's engine exactly
 //! (depth 3 full moves, trajectories of up to m points, static inner order); `dots-tps --bench` runs
-//! it, and the options `depth 3`, `tt false`, `history false`, `threats false`, `reach 0` select it.
+//! it, and the options `depth 3`, `tt false`, `history false`, `threats false`, `reach 0`, `widen false` select it.
 //! The default ([`Config::default`]) plays stronger at equal time (at 20 s + 200 ms on 20×20 an SPRT
 //! of H1 = +200 Elo against H0 = 0 over the engine of commit 0f8cf58 accepted H1, `docs/dots-tps.md`):
 //! no depth cap ([`MAX_DEPTH`]) under
@@ -27,8 +27,8 @@
 //! [`DEFAULT_REACH`] points (`reach`) so that the tree goes 5–7 full moves deep in the middle game
 //! while the simulations stay cheap (and are reused across depths), a transposition table with
 //! Zobrist keys ([`tt`]) and history ordering in the tree, and grounding (R13) as a threat and a
-//! weapon (`threats`): a ground that wins 1 or 2 plies below the root is a win or a loss in the
-//! tree, and, when we do not trail, each dot a point connects to the edge adds [`GROUND_BONUS`] to its
+//! weapon (`threats`): a ground that wins at any ply below the root (`threat_plies`) is a win or
+//! a loss in the tree, and, when we do not trail, each dot a point connects to the edge adds [`GROUND_BONUS`] to its
 //! importance ([`ground_bonus`]). The importance term of formula (1) is kept.
 //!
 //! ```
@@ -140,8 +140,8 @@ pub struct Config {
     /// `history` (ours): the inner nodes try the table's move first, then the points that caused
     /// the most cut-offs (history heuristic), the static order for ties. Off in [`Config::article`].
     pub history: bool,
-    /// `threats` (ours): grounding inside the tree (R13): at the first two plies below the root the
-    /// side to move may end the game with `ground` when that wins, so a root move that lets the
+    /// `threats` (ours): grounding inside the tree (R13): at the first `threat_plies` plies below the
+    /// root (by default every ply) the side to move may end the game with `ground` when that wins, so a root move that lets the
     /// opponent ground into a win scores as a loss and one that lets us ground next is a win; when
     /// no capture is possible a root move after which our `ground` wins is played; when we do not
     /// trail, [`ground_bonus`] adds to the importance of points that ground our dots. Off in
@@ -151,7 +151,31 @@ pub struct Config {
     /// depth m, as the article). Shorter than m, the simulations stay cheap while the tree goes
     /// deeper; `Fmax`/`Fmin` are then bounds over trajectories of at most `reach` points only.
     pub reach: u32,
+    /// `widen` (ours): when the first pass (trajectories of at most `reach` points) has searched every
+    /// depth up to the cap and time is left (a deeper iteration may still start: `deepen`), a second pass searches with
+    /// trajectories of `reach + 1` points from depth `reach + 1` up, stopped at the soft limit; its
+    /// deepest complete depth gives the move. Needs `reach` > 0. Off in [`Config::article`].
+    pub widen: bool,
+    /// `threat_plies` (ours, with `threats`): the plies below the root at which a side to move that
+    /// wins by `ground` is scored as winning (default [`DEFAULT_THREAT_PLIES`]: every ply; 2 was the
+    /// rule of commit 6148596: the opponent's answer and our next move).
+    pub threat_plies: u32,
+    /// `bonus_lead` (ours, with `threats`): the smallest capture lead (ours minus theirs) at which
+    /// [`ground_bonus`] applies (default 0: when we do not trail).
+    pub bonus_lead: i64,
+    /// `deepen` (ours): no deeper iteration starts after this share of the soft limit, percent
+    /// (default [`DEFAULT_DEEPEN`]; 50 was the rule of commit 6148596); without a soft limit, after half
+    /// of this share of the hard limit. It acts only under a clock, so [`Config::article`] has the
+    /// same value.
+    pub deepen: u32,
 }
+
+/// The default `threat_plies`: every ply of the deepest search (2 × [`MAX_DEPTH`]).
+pub const DEFAULT_THREAT_PLIES: u32 = 32;
+
+/// The default `deepen`, percent of the soft limit: a deeper iteration may start until the soft
+/// limit, and the hard limit stops it.
+pub const DEFAULT_DEEPEN: u32 = 100;
 
 /// The default `reach`, points.
 pub const DEFAULT_REACH: u32 = 3;
@@ -164,7 +188,7 @@ impl Config {
     /// The article's engine exactly (the engine's default before the time manager and the
     /// transposition table): depth 3 full moves, no table, static ordering in the tree, grounding
     /// only at the root. `dots-tps --bench` runs this; as options: `depth 3`, `tt false`,
-    /// `history false`, `threats false`, `reach 0`.
+    /// `history false`, `threats false`, `reach 0`, `widen false`.
     pub fn article() -> Config {
         Config {
             k1: 1,
@@ -181,6 +205,10 @@ impl Config {
             history: false,
             threats: false,
             reach: 0,
+            widen: false,
+            threat_plies: DEFAULT_THREAT_PLIES,
+            bonus_lead: 0,
+            deepen: DEFAULT_DEEPEN,
         }
     }
 }
@@ -196,6 +224,7 @@ impl Default for Config {
             history: true,
             threats: true,
             reach: DEFAULT_REACH,
+            widen: false,
             ..Config::article()
         }
     }
@@ -216,9 +245,15 @@ pub struct Control {
 }
 
 impl Control {
-    /// A control with at most `node_limit` nodes (tree and simulations together) and `time`.
+    /// A control with at most `node_limit` nodes (tree and simulations together) and `time`, the
+    /// clock starting now.
     pub fn new(node_limit: Option<u64>, time: Option<Duration>) -> Control {
-        let start = Instant::now();
+        Control::since(Instant::now(), node_limit, time)
+    }
+
+    /// [`Control::new`] with the clock started at `start` (the arrival of `go`): `time` counts from
+    /// there, and so does [`Control::elapsed_ms`].
+    pub fn since(start: Instant, node_limit: Option<u64>, time: Option<Duration>) -> Control {
         Control {
             start,
             deadline: time.map(|t| start + t),
@@ -254,9 +289,15 @@ impl Control {
         self.check()
     }
 
-    /// Time since the control was made, ms.
+    /// Time since the control's start, ms.
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
+    }
+
+    /// Brings the deadline forward to `ms` after the start (never later than it was).
+    pub fn cap_time(&mut self, ms: u64) {
+        let d = self.start + Duration::from_millis(ms);
+        self.deadline = Some(self.deadline.map_or(d, |old| old.min(d)));
     }
 }
 
@@ -269,11 +310,14 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// The hard limit, ms, or `None`: the search stops there, in the middle of a depth if need be.
     pub time_ms: Option<u64>,
-    /// The soft limit, ms, or `None`: no deeper iteration starts after half of it. Without it, none
-    /// starts after a quarter of `time_ms`.
+    /// The soft limit, ms, or `None`: no deeper iteration starts after `deepen` percent of it
+    /// ([`Config::deepen`]). Without it, none starts after half that share of `time_ms`.
     pub soft_ms: Option<u64>,
     /// Iterative deepening from 1 full move (true), or `depth` alone (false, for the benchmark).
     pub iterative: bool,
+    /// When the clock started (the arrival of `go`, [`DotsTps::go_received`]): `time_ms` and
+    /// `soft_ms` count from there. `None`: from the call of [`think`].
+    pub start: Option<Instant>,
 }
 
 impl Budget {
@@ -285,11 +329,13 @@ impl Budget {
             time_ms: None,
             soft_ms: None,
             iterative: true,
+            start: None,
         }
     }
 }
 
-/// The time of one move from the clock: a soft limit (no deeper iteration starts after half of it)
+/// The time of one move from the clock: a soft limit (no deeper iteration starts after `deepen`
+/// percent of it)
 /// and a hard one (the search stops).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveTime {
@@ -373,6 +419,9 @@ pub struct Decision {
     pub root_moves: usize,
     /// Trajectories used at `depth`: the mover's and the opponent's.
     pub trajectories: [usize; 2],
+    /// The longest trajectory of the pass the move comes from, points: `reach` (the depth with
+    /// `reach` 0), or `reach + 1` when the widening pass (option `widen`) gave it.
+    pub reach: u32,
 }
 
 /// The move for the side to move of `pos` (see the module docs for the steps).
@@ -383,7 +432,11 @@ pub fn think(
     budget: &Budget,
     info: &mut dyn FnMut(&Decision),
 ) -> Decision {
-    let mut ctl = Control::new(budget.nodes, budget.time_ms.map(Duration::from_millis));
+    let mut ctl = Control::since(
+        budget.start.unwrap_or_else(Instant::now),
+        budget.nodes,
+        budget.time_ms.map(Duration::from_millis),
+    );
     let me = pos.turn();
     let mut d = Decision {
         best: None,
@@ -396,6 +449,7 @@ pub fn think(
         stopped: false,
         root_moves: 0,
         trajectories: [0, 0],
+        reach: 0,
     };
     if pos.outcome().is_some() {
         return d;
@@ -428,7 +482,12 @@ pub fn think(
         })
         .collect::<Vec<i32>>();
     let importance = if cfg.threats {
-        ground_bonus(&mut pos.clone(), &points, importance)
+        let lead = i64::from(pos.captures(me)) - i64::from(pos.captures(me.opponent()));
+        if lead >= cfg.bonus_lead {
+            ground_bonus(&mut pos.clone(), &points, importance)
+        } else {
+            importance
+        }
     } else {
         importance
     };
@@ -459,7 +518,11 @@ pub fn think(
     } else {
         budget.depth.max(1)
     };
-    for m in first..=budget.depth.max(1) {
+    let last = budget.depth.max(1);
+    let pass_reach = |m: u32| if cfg.reach > 0 { m.min(cfg.reach) } else { m };
+    // Whether the first pass searched every depth to `last` with time to spare.
+    let mut finished = false;
+    for m in first..=last {
         let it = iteration(
             &mut work,
             cfg,
@@ -478,6 +541,7 @@ pub fn think(
             d.how = it.how;
             d.root_moves = it.root_moves;
             d.trajectories = it.trajectories;
+            d.reach = pass_reach(m);
         }
         d.nodes = ctl.nodes;
         d.sim_nodes = ctl.sim_nodes;
@@ -491,11 +555,44 @@ pub fn think(
             break; // a win by grounding: nothing deeper is better
         }
         // A deeper search costs many times this one: do not start what cannot finish.
-        let elapsed = ctl.elapsed_ms();
-        match (budget.soft_ms, budget.time_ms) {
-            (Some(s), _) if elapsed * 2 > s => break,
-            (None, Some(t)) if elapsed * 4 > t => break,
-            _ => {}
+        if !time_for_more(budget, &ctl, cfg.deepen) {
+            break;
+        }
+        finished = m == last;
+    }
+
+    // Step 4 (ours, option `widen`): the first pass is done with time left, so search again with
+    // trajectories one point longer, from depth reach + 1, stopped at the soft limit; every complete
+    // depth of this pass replaces the first pass's move (it sees every capture the first pass saw
+    // within its horizon, and the enclosures one move further off).
+    if cfg.widen && cfg.reach > 0 && finished && d.depth == last && last > cfg.reach {
+        if let Some(s) = budget.soft_ms {
+            ctl.cap_time(s);
+        }
+        let wide = Config {
+            reach: cfg.reach + 1,
+            ..cfg.clone()
+        };
+        mem.tag = WIDE_TAG;
+        for m in cfg.reach + 1..=last {
+            let it = iteration(&mut work, &wide, &root, m, d.best, &mut mem, &mut ctl);
+            if ctl.stopped || !it.complete || it.best.is_none() {
+                break;
+            }
+            d.best = it.best;
+            d.value = it.value;
+            d.depth = m;
+            d.how = it.how;
+            d.root_moves = it.root_moves;
+            d.trajectories = it.trajectories;
+            d.reach = wide.reach.min(m);
+            d.nodes = ctl.nodes;
+            d.sim_nodes = ctl.sim_nodes;
+            d.time_ms = ctl.elapsed_ms();
+            info(&d);
+            if d.value >= WIN / 2 || !time_for_more(budget, &ctl, cfg.deepen) {
+                break;
+            }
         }
     }
     d.nodes = ctl.nodes;
@@ -504,17 +601,32 @@ pub fn think(
     d
 }
 
+/// The iteration tag of the widening pass's table entries (option `widen`): its depths hold other
+/// trajectories than the first pass's, so their entries must not cut each other's searches.
+const WIDE_TAG: u8 = 64;
+
+/// Whether a deeper iteration may start: before `deepen` percent of the soft limit (by default
+/// half), or, without one, before half that share of the hard limit (a deeper search costs many
+/// times the last one).
+fn time_for_more(budget: &Budget, ctl: &Control, deepen: u32) -> bool {
+    let elapsed = ctl.elapsed_ms() * 100;
+    let share = u64::from(deepen);
+    match (budget.soft_ms, budget.time_ms) {
+        (Some(s), _) => elapsed <= s * share,
+        (None, Some(t)) => elapsed * 2 <= t * share,
+        _ => true,
+    }
+}
+
 /// The importance added per dot of ours a point connects to the edge (thousandths), with option
 /// `threats` when we do not trail: fewer ungrounded dots bring a winning `ground` nearer (R13).
 pub const GROUND_BONUS: i32 = 150;
 
-/// `importance` of `points` plus [`GROUND_BONUS`] per dot of the mover that the point grounds
-/// (when the mover does not trail in captures), kept within ±999 so that `k1·I < k2`.
+/// `importance` of `points` plus [`GROUND_BONUS`] per dot of the mover that the point grounds, kept
+/// within ±999 so that `k1·I < k2`. [`think`] applies it when the mover's capture lead is at least
+/// `bonus_lead` (by default: when it does not trail).
 pub fn ground_bonus(pos: &mut Dots, points: &[Move], mut importance: Vec<i32>) -> Vec<i32> {
     let me = pos.turn();
-    if pos.captures(me) < pos.captures(me.opponent()) {
-        return importance;
-    }
     let before = pos.ungrounded_dots(me);
     if before == 0 {
         return importance;
@@ -536,7 +648,7 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 ///
 /// Plays Dots only; other games are refused ([`Engine::choose`] returns `None`, which the protocol
 /// loop answers with `bestmove (none)`). Limits: `movetime`, else the clock through [`move_time`]
-/// (iterative deepening until half the soft limit, stopped at the hard one), else 1 s;
+/// (iterative deepening until `deepen` percent of the soft limit, stopped at the hard one), else 1 s;
 /// `go depth D` (plies) caps the depth at ⌈D/2⌉ full moves; `go nodes` caps tree and simulation
 /// nodes together. Reports `info depth <2m plies> score <capture difference> nodes … time … pv <move>`
 /// (|score| within a few plies of 65536, [`search::WIN`] less the plies: a win or loss by grounding).
@@ -545,9 +657,10 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// (spin, default 1), `k2` (spin, default 1000), `margin` (spin 0..=8, default 2), `prune` (combo
 /// all/useful/h1/h12, default h12), `bounds`, `ordering`, `grounding`, `alphabeta`, `importance`,
 /// `tt`, `history`, `threats` (checks, default true), `reach` (spin 0..=16 points, default 3; 0: the
-/// depth), `patterns` (string: a pattern file replacing the shipped table; empty: the shipped one).
-/// The article's engine ([`Config::article`]) is `depth 3`, `tt false`, `history false`,
-/// `threats false`, `reach 0`.
+/// depth), `widen` (check, default true), `patterns` (string: a pattern file replacing the shipped
+/// table; empty: the shipped one). The clock of a move starts when its `go` arrives
+/// ([`Engine::go_received`]). The article's engine ([`Config::article`]) is `depth 3`, `tt false`,
+/// `history false`, `threats false`, `reach 0`, `widen false`.
 /// The engine has no random choice, so it declares no `seed`.
 #[derive(Default)]
 pub struct DotsTps {
@@ -555,6 +668,9 @@ pub struct DotsTps {
     pub config: Config,
     table: PatternTable,
     patterns: String,
+    /// When the last `go` arrived ([`Engine::go_received`]): the clock of the next search starts
+    /// there, not when the search does.
+    go_at: Option<Instant>,
 }
 
 impl DotsTps {
@@ -595,6 +711,7 @@ impl DotsTps {
             time_ms: time.map(|t| t.hard_ms),
             soft_ms: time.map(|t| t.soft_ms),
             iterative: true,
+            start: self.go_at.take(),
         };
         let d = think(pos, &self.config, &self.table, &budget, &mut |d| {
             info(&report(d))
@@ -619,6 +736,12 @@ impl Engine for DotsTps {
         "dots-tps".into()
     }
 
+    /// Keeps the instant `go` arrived: the move's time counts from there, so replaying the game's
+    /// moves before the search is paid from the move's own time.
+    fn go_received(&mut self, at: Instant) {
+        self.go_at = Some(at);
+    }
+
     fn options(&self) -> Vec<EngineOption> {
         let c = Config::default();
         vec![
@@ -636,6 +759,10 @@ impl Engine for DotsTps {
             EngineOption::check("history", c.history),
             EngineOption::check("threats", c.threats),
             EngineOption::spin("reach", i64::from(c.reach), 0, i64::from(MAX_DEPTH)),
+            EngineOption::check("widen", c.widen),
+            EngineOption::spin("threat_plies", i64::from(c.threat_plies), 1, 32),
+            EngineOption::spin("bonus_lead", c.bonus_lead, -1000, 1000),
+            EngineOption::spin("deepen", i64::from(c.deepen), 1, 100),
             EngineOption::string("patterns", ""),
         ]
     }
@@ -659,6 +786,10 @@ impl Engine for DotsTps {
             "history" => c.history = v != 0,
             "threats" => c.threats = v != 0,
             "reach" => c.reach = v as u32,
+            "widen" => c.widen = v != 0,
+            "threat_plies" => c.threat_plies = v as u32,
+            "bonus_lead" => c.bonus_lead = v,
+            "deepen" => c.deepen = v as u32,
             _ => {
                 let path = value.trim();
                 self.table = if path.is_empty() || path == "<empty>" {

@@ -32,6 +32,9 @@ pub struct Memory {
     /// The last complete one-sided simulations (mover's, opponent's) and their length `n`: a
     /// deeper iteration with the same `n` (option `reach`) reuses them.
     sims: Option<(u32, [Simulation; 2])>,
+    /// Added to the iteration number of the table's entries: a pass with other trajectories (option
+    /// `widen`) sets it, so that its entries cut nothing of another pass at the same depth.
+    pub tag: u8,
 }
 
 /// The table's size, log2 entries (2^18 × 24 bytes = 6 MiB).
@@ -45,6 +48,7 @@ impl Memory {
             table: cfg.tt.then(|| Table::new(TABLE_BITS)),
             history: [vec![0; n], vec![0; n]],
             sims: None,
+            tag: 0,
         }
     }
 }
@@ -105,8 +109,8 @@ fn id(stride: usize, m: Move) -> usize {
 
 impl<'a> Tree<'a> {
     /// Negamax over the capture difference of the side to move, `plies` deep; `alpha`/`beta` are
-    /// ignored without alpha-beta. With `threats`, a side to move 1 or 2 plies below the root that
-    /// wins by grounding gets [`WIN`] less those plies. Returns 0 once the control has stopped.
+    /// ignored without alpha-beta. With `threats`, a side to move 1 to `threat_plies` plies below
+    /// the root that wins by grounding gets [`WIN`] less those plies. Returns 0 once the control has stopped.
     fn negamax(
         &mut self,
         pos: &mut Dots,
@@ -125,7 +129,9 @@ impl<'a> Tree<'a> {
         if self.cfg.threats {
             let ply = self.root_plies - plies;
             let (mine, theirs) = (pos.captures(mover), pos.captures(mover.opponent()));
-            if (1..=2).contains(&ply) && mine > theirs && mine > theirs + pos.ungrounded_dots(mover)
+            if (1..=self.cfg.threat_plies).contains(&ply)
+                && mine > theirs
+                && mine > theirs + pos.ungrounded_dots(mover)
             {
                 return WIN - ply as i32;
             }
@@ -429,11 +435,12 @@ pub fn iteration(
     // The inner nodes' order: more trajectories first, then importance (a stable sort keeps the
     // board order for ties).
     useful.sort_by_key(|&p| (std::cmp::Reverse(count[id(stride, p)]), -imp_of(p)));
+    let tag = mem.tag;
     let mut tree = Tree {
         cfg,
         mem,
         dots_key: 0,
-        iteration: m as u8,
+        iteration: (m as u8).wrapping_add(tag),
         root_plies: plies,
         stride,
         trajs: trajs
