@@ -100,6 +100,25 @@ fn a_result_below_the_start_value_is_charged_to_its_bot() {
     assert_eq!(a.games[0].below_start, Some(0));
     assert_eq!(a.games[0].first_losing_ply, None);
     assert_eq!((below(&a, "x"), below(&a, "o")), (1, 0));
+    // A forfeit before any bot move: after the opening b2 b1 x crashed at once. The start is the
+    // position the opening left, so x is below it though it made no move.
+    let mut r = record("tictactoe", "3 3 3", 2, &moves[..2], GameResult::SecondWins);
+    r.termination = Termination::Crash;
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.games[0].start_value, Some(Value::Win));
+    assert_eq!(a.games[0].below_start, Some(0));
+    // The same with no opening and no move at all: the empty board's value is the start.
+    let mut r = record("tictactoe", "3 3 3", 0, &[], GameResult::SecondWins);
+    r.termination = Termination::Crash;
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.games[0].start_value, Some(Value::Draw));
+    assert_eq!((below(&a, "x"), below(&a, "o")), (1, 0));
+    // A draw adjudicated at the ply limit is no game-theoretic result: nobody is below its start.
+    let mut r = record("tictactoe", "3 3 3", 2, &moves[..4], GameResult::Draw);
+    r.termination = Termination::Adjudicated;
+    let a = analyze(&[r], AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.games[0].start_value, Some(Value::Win));
+    assert_eq!(a.games[0].below_start, None);
 }
 
 #[test]

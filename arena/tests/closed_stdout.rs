@@ -108,7 +108,15 @@ fn an_error_is_still_reported_when_stdout_is_closed() {
     // A probe's verdict is its status, with or without a reader: a bot that crashes fails it.
     let mut probe = arena();
     probe
-        .args(["probe", "--game", "tictactoe", "--games", "2", "--name", "crasher"])
+        .args([
+            "probe",
+            "--game",
+            "tictactoe",
+            "--games",
+            "2",
+            "--name",
+            "crasher",
+        ])
         .arg("--results")
         .arg(tmp.path().join("results"))
         .args(["--no-progress", "--", env!("CARGO_BIN_EXE_arena")])

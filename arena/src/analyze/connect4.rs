@@ -16,7 +16,7 @@ use bots::c4_solver::board::{Board, Std7x6};
 use bots::c4_solver::solver::{Budget, Solved, Solver, SOLVE_HASH_MB};
 use games::{Connect4, Game};
 
-use super::{chain, AnalyzeOptions, Oracle, PlyValues, Value};
+use super::{chain, AnalyzeOptions, GameValues, Oracle, Value};
 use crate::record::GameRecord;
 
 /// The solver and what it has proved so far.
@@ -103,9 +103,10 @@ fn sign(score: i32) -> Value {
 }
 
 impl Oracle for Connect4Oracle {
-    fn ply_values(&mut self, record: &GameRecord) -> Result<Vec<PlyValues>> {
+    fn game_values(&mut self, record: &GameRecord) -> Result<GameValues> {
         let mut pos = Connect4::new(7, 6);
-        let mut start = None;
+        let first = Board::from_game(Std7x6, &pos).context("the start position")?;
+        let start = self.position_value(&first);
         let mut after = Vec::with_capacity(record.moves.len());
         for (k, text) in record.moves.iter().enumerate() {
             let m: <Connect4 as Game>::Move = text
@@ -116,12 +117,12 @@ impl Oracle for Connect4Oracle {
                 .with_context(|| format!("ply {}: {text}: the game is over", k + 1))?;
             pos.play(m)
                 .with_context(|| format!("ply {}: {text}", k + 1))?;
-            if k == 0 {
-                start = self.position_value(&b);
-            }
             after.push(self.move_value(&b, u32::from(m.col)));
         }
-        Ok(chain(start, after))
+        Ok(GameValues {
+            start,
+            plies: chain(start, after),
+        })
     }
 }
 

@@ -38,7 +38,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use crate::record::{GameRecord, GameResult};
+use crate::record::{GameRecord, GameResult, Termination};
 
 /// A game-theoretic value from one player's point of view; ordered Loss < Draw < Win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -112,13 +112,24 @@ impl PlyValues {
     }
 }
 
-/// Something that gives the values of every ply of a recorded game.
+/// A recorded game's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameValues {
+    /// The value of the game's first position (before any move, the opening's included) for the
+    /// first player; `None`: not proved within the cap.
+    pub start: Option<Value>,
+    /// One entry per move of the record, from each mover's point of view.
+    pub plies: Vec<PlyValues>,
+}
+
+/// Something that gives the values of a recorded game: its first position's and every ply's.
 pub trait Oracle {
-    /// One entry per move of `record.moves`, from each mover's point of view.
+    /// The values of `record` (see [`GameValues`]); the first position is valued even when the
+    /// record has no move (a bot that crashed at once).
     ///
     /// # Errors
     /// A record whose moves cannot be replayed by the rules.
-    fn ply_values(&mut self, record: &GameRecord) -> Result<Vec<PlyValues>>;
+    fn game_values(&mut self, record: &GameRecord) -> Result<GameValues>;
 }
 
 /// One game's analysis.
@@ -244,8 +255,8 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
     let mut games = Vec::with_capacity(records.len());
     let mut bots: BTreeMap<String, BotAccuracy> = BTreeMap::new();
     for r in records {
-        let plies = oracle
-            .ply_values(r)
+        let GameValues { start, plies } = oracle
+            .game_values(r)
             .with_context(|| format!("analyzing game {}", r.id))?;
         let opening = r.opening.len().min(plies.len());
         let mut g = GameAnalysis {
@@ -255,7 +266,7 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
             result: r.result.to_string(),
             opening_plies: opening,
             first_losing_ply: None,
-            start_value: start_value(&plies, opening),
+            start_value: start_value(start, &plies, opening),
             below_start: None,
             plies,
         };
@@ -264,7 +275,9 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
             GameResult::Draw => Value::Draw,
             GameResult::SecondWins => Value::Loss,
         };
+        // A game adjudicated at the ply limit has no game-theoretic result to compare.
         g.below_start = match g.start_value {
+            _ if r.termination == Termination::Adjudicated => None,
             Some(v) if result < v => Some(0),
             Some(v) if result > v => Some(1),
             _ => None,
@@ -311,12 +324,25 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
     })
 }
 
-/// The first value proved from ply `opening` on (0-based), for the first player: each ply's value
-/// before the move, then after it, turned to the first player's point of view.
-fn start_value(plies: &[PlyValues], opening: usize) -> Option<Value> {
-    plies.iter().enumerate().skip(opening).find_map(|(k, v)| {
-        let for_first = |x: Value| if k % 2 == 0 { x } else { -x };
-        v.before.or(v.after).map(for_first)
+/// The value of the position the bots start from, for the first player: the first position's
+/// (`start`) with no opening, else what the opening's last ply left; when that is not proved, the
+/// first value proved after it (each ply's value before the move, then after it, turned to the first
+/// player's point of view).
+fn start_value(start: Option<Value>, plies: &[PlyValues], opening: usize) -> Option<Value> {
+    let for_first = |k: usize, x: Value| if k % 2 == 0 { x } else { -x };
+    let at_start = match opening {
+        0 => start,
+        n => plies
+            .get(n - 1)
+            .and_then(|v| v.after)
+            .map(|x| for_first(n - 1, x)),
+    };
+    at_start.or_else(|| {
+        plies
+            .iter()
+            .enumerate()
+            .skip(opening)
+            .find_map(|(k, v)| v.before.or(v.after).map(|x| for_first(k, x)))
     })
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use anyhow::{bail, Context, Result};
 use games::{Game, GameSpec, Outcome, TicTacToe};
 
-use super::{chain, AnalyzeOptions, Oracle, PlyValues, Value};
+use super::{chain, AnalyzeOptions, GameValues, Oracle, Value};
 use crate::record::GameRecord;
 
 /// The memoized solver of one tic-tac-toe variant.
@@ -95,7 +95,7 @@ impl TicTacToeOracle {
 }
 
 impl Oracle for TicTacToeOracle {
-    fn ply_values(&mut self, record: &GameRecord) -> Result<Vec<PlyValues>> {
+    fn game_values(&mut self, record: &GameRecord) -> Result<GameValues> {
         let mut pos = self.start.clone();
         let start = self.value(&pos);
         let mut after = Vec::with_capacity(record.moves.len());
@@ -107,7 +107,10 @@ impl Oracle for TicTacToeOracle {
                 .with_context(|| format!("ply {}: {text}", k + 1))?;
             after.push(self.value(&pos).map(|v| -v));
         }
-        Ok(chain(start, after))
+        Ok(GameValues {
+            start,
+            plies: chain(start, after),
+        })
     }
 }
 

@@ -331,7 +331,8 @@ fn same_play(a: &GameRecord, b: &GameRecord) -> bool {
     timeless(a) == timeless(b)
 }
 
-/// Whether two records are the same game started again: the same players, opening and seed.
+/// Whether two records are the same game started again: the same players, opening, seed and time
+/// control.
 fn same_start(a: &GameRecord, b: &GameRecord) -> bool {
     (
         &a.first, &a.second, &a.opening, &a.setup, a.seed, &a.variant,
@@ -373,6 +374,29 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
         .enumerate()
         .map(|(k, (r, _))| (r.id.clone(), k))
         .collect();
+    // One fingerprint for all: shards of one tournament were played under one config (checked first,
+    // so that folders of two configs are told apart by what changed, not by their first differing game).
+    let mut fingerprint: Option<(fingerprint::Fingerprint, PathBuf)> =
+        fingerprint::Fingerprint::load(into)?.map(|f| (f, into.to_owned()));
+    for source in sources {
+        let Some(f) = fingerprint::Fingerprint::load(source)? else {
+            continue;
+        };
+        match &fingerprint {
+            Some((seen, at)) => {
+                let changes = f.changes_from(seen);
+                if !changes.is_empty() {
+                    bail!(
+                        "{} was played under another config than {}:\n  {}",
+                        source.display(),
+                        at.display(),
+                        changes.join("\n  ")
+                    );
+                }
+            }
+            None => fingerprint = Some((f, source.clone())),
+        }
+    }
     for source in sources {
         let dir = ResultsDir {
             path: source.clone(),
@@ -417,28 +441,6 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
                     merged.push((r, source.clone()));
                 }
             }
-        }
-    }
-    // One fingerprint for all: shards of one tournament were played under one config.
-    let mut fingerprint: Option<(fingerprint::Fingerprint, PathBuf)> =
-        fingerprint::Fingerprint::load(into)?.map(|f| (f, into.to_owned()));
-    for source in sources {
-        let Some(f) = fingerprint::Fingerprint::load(source)? else {
-            continue;
-        };
-        match &fingerprint {
-            Some((seen, at)) => {
-                let changes = f.changes_from(seen);
-                if !changes.is_empty() {
-                    bail!(
-                        "{} was played under another config than {}:\n  {}",
-                        source.display(),
-                        at.display(),
-                        changes.join("\n  ")
-                    );
-                }
-            }
-            None => fingerprint = Some((f, source.clone())),
         }
     }
     let mut games: Vec<GameRecord> = merged.into_iter().map(|(r, _)| r).collect();
