@@ -329,7 +329,7 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
 /// first value proved after it (each ply's value before the move, then after it, turned to the first
 /// player's point of view).
 fn start_value(start: Option<Value>, plies: &[PlyValues], opening: usize) -> Option<Value> {
-    let for_first = |k: usize, x: Value| if k % 2 == 0 { x } else { -x };
+    let for_first = |k: usize, x: Value| if k.is_multiple_of(2) { x } else { -x };
     let at_start = match opening {
         0 => start,
         n => plies
