@@ -5,7 +5,9 @@ mod common;
 
 use common::{games, is_dead, run, text, write_config};
 
-/// `(bot name, faulty flags, expected termination, expected words in the detail)`.
+/// `(bot name, faulty flags, expected termination, expected words in the detail)`. Two are no faults:
+/// a resignation (`bestmove resign`) is a loss by `resign`, and one that comes after the clock ran
+/// out is a timeout all the same.
 const FAULTS: &[(&str, &str, &str, &str)] = &[
     (
         "crasher",
@@ -42,6 +44,18 @@ const FAULTS: &[(&str, &str, &str, &str)] = &[
         "\"--nomove-on-move\", \"2\"",
         "protocol",
         "bestmove without a move",
+    ),
+    (
+        "resigner",
+        "\"--resign-on-move\", \"2\"",
+        "resign",
+        "resigned",
+    ),
+    (
+        "late-resigner",
+        "\"--resign-on-move\", \"1\", \"--delay-ms\", \"1500\"",
+        "timeout",
+        "no move within",
     ),
     (
         "sleeper",
@@ -116,9 +130,17 @@ fn every_kind_of_misbehaviour_is_a_recorded_forfeit_and_no_process_survives() {
         std::fs::read_to_string(tmp.path().join("results/faults/standings.csv")).unwrap();
     let random = standings.lines().find(|l| l.contains(",random,")).unwrap();
     assert!(
-        random.starts_with("1,random,16,16,0,0,16,100.0,"),
+        random.starts_with("1,random,20,20,0,0,20,100.0,"),
         "{standings}"
     );
+    // A resignation is no forfeit: the resigner's forfeit columns stay at 0.
+    let resigner = standings
+        .lines()
+        .find(|l| l.contains(",resigner,"))
+        .unwrap();
+    let fields: Vec<&str> = resigner.split(',').collect();
+    assert_eq!(&fields[2..6], ["2", "0", "0", "2"], "{standings}");
+    assert_eq!(&fields[8..13], ["0", "0", "0", "0", "0"], "{standings}");
 
     let pid_list = std::fs::read_to_string(&pids).unwrap();
     let all: Vec<u32> = pid_list.lines().map(|l| l.parse().unwrap()).collect();

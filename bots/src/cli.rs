@@ -60,6 +60,9 @@ pub struct BotArgs {
     /// faulty: answer `bestmove` without a move on this move.
     #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
     pub nomove_on_move: Option<u32>,
+    /// faulty: answer `bestmove resign` on this move (UGI's resignation: a loss, not a forfeit).
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub resign_on_move: Option<u32>,
     /// faulty: exit with status 0 on this move.
     #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
     pub exit0_on_move: Option<u32>,
@@ -166,6 +169,7 @@ impl BotArgs {
             (Fault::Garbage, self.garbage_on_move),
             (Fault::Flood, self.flood_on_move),
             (Fault::NoMove, self.nomove_on_move),
+            (Fault::Resign, self.resign_on_move),
             (Fault::ExitZero, self.exit0_on_move),
             (Fault::Abort, self.abort_on_move),
             (Fault::Segv, self.segv_on_move),

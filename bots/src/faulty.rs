@@ -28,6 +28,9 @@ pub enum Fault {
     Flood,
     /// Answer `bestmove` with no move at all (a protocol error).
     NoMove,
+    /// Answer `bestmove resign`: not a fault but a resignation (with `delay_ms` over the clock, a late
+    /// one).
+    Resign,
     /// Exit with status 0 instead of answering.
     ExitZero,
     /// Abort (SIGABRT).
@@ -175,6 +178,7 @@ impl Engine for FaultyEngine {
                     hang()
                 }
                 Fault::NoMove => raw("bestmove\n"),
+                Fault::Resign => raw("bestmove resign\n"),
                 Fault::ExitZero => std::process::exit(0),
                 Fault::Abort => std::process::abort(),
                 Fault::Segv => {
