@@ -424,6 +424,20 @@ pub struct Decision {
     pub reach: u32,
 }
 
+impl Decision {
+    /// Takes the move, value and counts of iteration `it` at `depth` (full moves) of a pass whose
+    /// trajectories have at most `reach` points.
+    fn adopt(&mut self, it: &search::Iteration, depth: u32, reach: u32) {
+        self.best = it.best;
+        self.value = it.value;
+        self.depth = depth;
+        self.how = it.how;
+        self.root_moves = it.root_moves;
+        self.trajectories = it.trajectories;
+        self.reach = reach;
+    }
+}
+
 /// The move for the side to move of `pos` (see the module docs for the steps).
 pub fn think(
     pos: &Dots,
@@ -535,13 +549,7 @@ pub fn think(
         let usable =
             it.best.is_some() && (it.complete || d.depth == 0 || (cfg.ordering && it.searched));
         if usable {
-            d.best = it.best;
-            d.value = it.value;
-            d.depth = m;
-            d.how = it.how;
-            d.root_moves = it.root_moves;
-            d.trajectories = it.trajectories;
-            d.reach = pass_reach(m);
+            d.adopt(&it, m, pass_reach(m));
         }
         d.nodes = ctl.nodes;
         d.sim_nodes = ctl.sim_nodes;
@@ -579,13 +587,7 @@ pub fn think(
             if ctl.stopped || !it.complete || it.best.is_none() {
                 break;
             }
-            d.best = it.best;
-            d.value = it.value;
-            d.depth = m;
-            d.how = it.how;
-            d.root_moves = it.root_moves;
-            d.trajectories = it.trajectories;
-            d.reach = wide.reach.min(m);
+            d.adopt(&it, m, wide.reach.min(m));
             d.nodes = ctl.nodes;
             d.sim_nodes = ctl.sim_nodes;
             d.time_ms = ctl.elapsed_ms();
