@@ -91,7 +91,7 @@ pub enum Termination {
 }
 
 impl Termination {
-    /// Every termination, in the order of the standings' forfeit columns.
+    /// Every termination; the forfeits among them in the order of the standings' forfeit columns.
     pub const ALL: [Termination; 9] = [
         Termination::Normal,
         Termination::Ground,

@@ -22,6 +22,10 @@ pub struct Limits {
     pub opponent_time_ms: Option<u64>,
     /// The opponent's increment per move, ms.
     pub opponent_inc_ms: Option<u64>,
+    /// When the `go` line arrived (set by the protocol loop): an engine that counts its move time from
+    /// here (`dots-tps`) pays the replay of the game's moves from that time. `None`: from the search's
+    /// start.
+    pub received: Option<std::time::Instant>,
 }
 
 /// One search report, sent to the arena as `info depth D score S nodes N [time T] [pv ...]`.
@@ -257,11 +261,6 @@ pub trait Engine {
 
     /// Called on `uginewgame`: forget what belongs to the previous game.
     fn new_game(&mut self) {}
-
-    /// Called as soon as a `go` line is read, before the position's moves are replayed, with the
-    /// instant it arrived: an engine that starts its clock there (`dots-tps`) pays the replay from
-    /// its own move time. Default: nothing.
-    fn go_received(&mut self, _at: std::time::Instant) {}
 
     /// Picks a move for the side to move in `pos` (which is not over), within `limits`, sending
     /// search reports through `info`. Returns `None` only when there is no legal move, or when the

@@ -81,7 +81,6 @@ pub fn serve<E: Engine>(
                 }
             }
             "go" => {
-                engine.go_received(received);
                 let reply = match spec {
                     None => Err("no 'game' command before 'go'".to_string()),
                     Some(spec) => spec
@@ -91,6 +90,7 @@ pub fn serve<E: Engine>(
                                 engine: &mut *engine,
                                 moves: &moves,
                                 go: &rest,
+                                received,
                                 out: &mut output,
                             },
                         )
@@ -231,6 +231,8 @@ struct Choose<'a, E, W> {
     engine: &'a mut E,
     moves: &'a [String],
     go: &'a [&'a str],
+    /// When the `go` line arrived ([`Limits::received`]).
+    received: std::time::Instant,
     out: &'a mut W,
 }
 
@@ -244,7 +246,10 @@ impl<E: Engine, W: Write> GameVisitor for Choose<'_, E, W> {
         if pos.outcome().is_some() {
             return Err("the game is over".into());
         }
-        let limits = parse_go(self.go, pos.turn());
+        let limits = Limits {
+            received: Some(self.received),
+            ..parse_go(self.go, pos.turn())
+        };
         let out = self.out;
         let mut report = |info: &SearchInfo| {
             // A failed write shows up at the next flush of the loop; nothing to do here.

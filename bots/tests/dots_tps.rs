@@ -1097,22 +1097,29 @@ fn the_clock_starts_when_go_arrives() {
     // starts, so it stops at once (within the first 256 nodes, or after the first depth) and reports
     // the time since `go`. Deterministic: the deadline has passed whatever the machine's speed.
     let pos = middle_game(1, 12, 12, 40);
-    let limits = Limits {
-        time_ms: Some(1000),
-        inc_ms: Some(0),
-        ..Limits::default()
-    };
-    let mut e = DotsTps::default();
     let Some(past) = Instant::now().checked_sub(Duration::from_secs(10)) else {
         return; // a clock younger than 10 s (a fresh boot): nothing to show
     };
-    e.go_received(past);
+    let limits = Limits {
+        time_ms: Some(1000),
+        inc_ms: Some(0),
+        received: Some(past),
+        ..Limits::default()
+    };
+    let mut e = DotsTps::default();
     let d = e.choose_dots(&pos, &limits, &mut |_| {});
     assert!(d.time_ms >= 10_000, "{d:?}");
     assert!(d.depth <= 1, "{d:?}");
     assert!(d.best.is_some_and(|m| pos.is_legal(m)));
-    // The instant is used once: the next search counts from its own start (a quarter of the
-    // clock at most, far below 10 s).
-    let d = e.choose_dots(&pos, &limits, &mut |_| {});
+    // Without the arrival the search counts from its own start (a quarter of the clock at most, far
+    // below 10 s).
+    let d = e.choose_dots(
+        &pos,
+        &Limits {
+            received: None,
+            ..limits
+        },
+        &mut |_| {},
+    );
     assert!(d.time_ms < 10_000, "{d:?}");
 }

@@ -315,7 +315,7 @@ pub struct Budget {
     pub soft_ms: Option<u64>,
     /// Iterative deepening from 1 full move (true), or `depth` alone (false, for the benchmark).
     pub iterative: bool,
-    /// When the clock started (the arrival of `go`, [`DotsTps::go_received`]): `time_ms` and
+    /// When the clock started (the arrival of `go`, [`Limits::received`]): `time_ms` and
     /// `soft_ms` count from there. `None`: from the call of [`think`].
     pub start: Option<Instant>,
 }
@@ -659,9 +659,9 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// (spin, default 1), `k2` (spin, default 1000), `margin` (spin 0..=8, default 2), `prune` (combo
 /// all/useful/h1/h12, default h12), `bounds`, `ordering`, `grounding`, `alphabeta`, `importance`,
 /// `tt`, `history`, `threats` (checks, default true), `reach` (spin 0..=16 points, default 3; 0: the
-/// depth), `widen` (check, default true), `patterns` (string: a pattern file replacing the shipped
+/// depth), `widen` (check, default false), `patterns` (string: a pattern file replacing the shipped
 /// table; empty: the shipped one). The clock of a move starts when its `go` arrives
-/// ([`Engine::go_received`]). The article's engine ([`Config::article`]) is `depth 3`, `tt false`,
+/// ([`Limits::received`]). The article's engine ([`Config::article`]) is `depth 3`, `tt false`,
 /// `history false`, `threats false`, `reach 0`, `widen false`.
 /// The engine has no random choice, so it declares no `seed`.
 #[derive(Default)]
@@ -670,9 +670,6 @@ pub struct DotsTps {
     pub config: Config,
     table: PatternTable,
     patterns: String,
-    /// When the last `go` arrived ([`Engine::go_received`]): the clock of the next search starts
-    /// there, not when the search does.
-    go_at: Option<Instant>,
 }
 
 impl DotsTps {
@@ -713,7 +710,7 @@ impl DotsTps {
             time_ms: time.map(|t| t.hard_ms),
             soft_ms: time.map(|t| t.soft_ms),
             iterative: true,
-            start: self.go_at.take(),
+            start: limits.received,
         };
         let d = think(pos, &self.config, &self.table, &budget, &mut |d| {
             info(&report(d))
@@ -736,12 +733,6 @@ fn report(d: &Decision) -> SearchInfo {
 impl Engine for DotsTps {
     fn name(&self) -> String {
         "dots-tps".into()
-    }
-
-    /// Keeps the instant `go` arrived: the move's time counts from there, so replaying the game's
-    /// moves before the search is paid from the move's own time.
-    fn go_received(&mut self, at: Instant) {
-        self.go_at = Some(at);
     }
 
     fn options(&self) -> Vec<EngineOption> {
