@@ -8,6 +8,17 @@ use common::{arena, games, run, text, write_config};
 
 const C4_TC: &str = "[game]\nname = \"connect4\"\n[time_control]\ntime_ms = 60000\ninc_ms = 1000\n";
 
+/// Runs `arena merge <sources…> --into <into>`.
+fn merge_into(sources: &[&std::path::Path], into: &std::path::Path) -> std::process::Output {
+    arena()
+        .arg("merge")
+        .args(sources)
+        .arg("--into")
+        .arg(into)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_sweep_plays_each_variant_as_its_own_bot_with_its_options() {
     let tmp = tempfile::tempdir().unwrap();
@@ -320,14 +331,13 @@ fn a_config_anchor_without_games_falls_back_to_the_mean_and_merge_rates_by_it() 
     assert!(out.status.success(), "{}", text(&out));
     let results = tmp.path().join("results");
     let merged = results.join("anchored");
-    let out = arena()
-        .arg("merge")
-        .arg(results.join("anchored.shard-1-of-2"))
-        .arg(results.join("anchored.shard-2-of-2"))
-        .arg("--into")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let out = merge_into(
+        &[
+            &results.join("anchored.shard-1-of-2"),
+            &results.join("anchored.shard-2-of-2"),
+        ],
+        &merged,
+    );
     assert!(out.status.success(), "{}", text(&out));
     let standings = std::fs::read_to_string(merged.join("standings.csv")).unwrap();
     let elo_of = |bot: &str| {
@@ -406,14 +416,13 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
 
     let results = tmp.path().join("results");
     let merge = |into: &str| {
-        arena()
-            .arg("merge")
-            .arg(results.join("smoke.shard-1-of-2"))
-            .arg(results.join("smoke.shard-2-of-2"))
-            .arg("--into")
-            .arg(results.join(into))
-            .output()
-            .unwrap()
+        merge_into(
+            &[
+                &results.join("smoke.shard-1-of-2"),
+                &results.join("smoke.shard-2-of-2"),
+            ],
+            &results.join(into),
+        )
     };
     // One shard alone: its 6 games merge, and the other shard's 6 are named as missing; with
     // `--complete` the merge fails.
@@ -490,13 +499,10 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
         .collect();
     assert_ne!(rows, earlier);
     std::fs::write(&csv, earlier).unwrap();
-    let out = arena()
-        .arg("merge")
-        .arg(whole.path().join("results/smoke"))
-        .arg("--into")
-        .arg(results.join("smoke"))
-        .output()
-        .unwrap();
+    let out = merge_into(
+        &[&whole.path().join("results/smoke")],
+        &results.join("smoke"),
+    );
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
         games(tmp.path(), "smoke"),
@@ -525,13 +531,10 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
         writer.write_record(row).unwrap();
     }
     writer.flush().unwrap();
-    let out = arena()
-        .arg("merge")
-        .arg(whole.path().join("results/smoke"))
-        .arg("--into")
-        .arg(results.join("smoke"))
-        .output()
-        .unwrap();
+    let out = merge_into(
+        &[&whole.path().join("results/smoke")],
+        &results.join("smoke"),
+    );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("was played twice"),
@@ -554,13 +557,10 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
             .replace("seed = 1\n", "seed = 2\n"),
     );
     assert!(run(other.path(), &cfg, &[]).status.success());
-    let out = arena()
-        .arg("merge")
-        .arg(other.path().join("results/smoke"))
-        .arg("--into")
-        .arg(results.join("smoke"))
-        .output()
-        .unwrap();
+    let out = merge_into(
+        &[&other.path().join("results/smoke")],
+        &results.join("smoke"),
+    );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     // The fingerprints are compared first: the error names what changed, not a differing game.
     assert!(
@@ -575,14 +575,13 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
         "a refused merge writes nothing"
     );
     // Nor does it create a new target folder.
-    let out = arena()
-        .arg("merge")
-        .arg(other.path().join("results/smoke"))
-        .arg(results.join("smoke.shard-1-of-2"))
-        .arg("--into")
-        .arg(results.join("never"))
-        .output()
-        .unwrap();
+    let out = merge_into(
+        &[
+            &other.path().join("results/smoke"),
+            &results.join("smoke.shard-1-of-2"),
+        ],
+        &results.join("never"),
+    );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(!results.join("never").exists());
 }
