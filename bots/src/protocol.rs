@@ -320,4 +320,48 @@ mod tests {
             (Some(9500), Some(100))
         );
     }
+
+    /// Records the limits of each `go` and plays the first legal move.
+    #[derive(Default)]
+    struct LimitsProbe {
+        seen: Vec<Limits>,
+    }
+
+    impl Engine for LimitsProbe {
+        fn name(&self) -> String {
+            "probe".into()
+        }
+        fn options(&self) -> Vec<crate::engine::EngineOption> {
+            Vec::new()
+        }
+        fn set_option(&mut self, _: &str, _: &str) -> Result<(), crate::engine::OptionError> {
+            Ok(())
+        }
+        fn choose<G: Game>(
+            &mut self,
+            pos: &G,
+            limits: &Limits,
+            _: &mut dyn FnMut(&SearchInfo),
+        ) -> Option<G::Move> {
+            self.seen.push(*limits);
+            pos.legal_moves().into_iter().next()
+        }
+    }
+
+    #[test]
+    fn the_loop_tells_the_engine_when_go_arrived() {
+        let mut probe = LimitsProbe::default();
+        let before = std::time::Instant::now();
+        let input = "game tictactoe\nposition startpos moves b2\ngo p1time 900 p2time 800\nquit\n";
+        let mut out = Vec::new();
+        serve(&mut probe, input.as_bytes(), &mut out).unwrap();
+        let after = std::time::Instant::now();
+        assert!(String::from_utf8(out).unwrap().contains("bestmove "));
+        let [limits] = probe.seen.as_slice() else {
+            panic!("one go, one choose: {:?}", probe.seen.len());
+        };
+        let received = limits.received.expect("the loop sets Limits::received");
+        assert!(before <= received && received <= after);
+        assert_eq!(limits.time_ms, Some(800), "the second player's clock");
+    }
 }
