@@ -335,19 +335,24 @@ impl C4Solver {
 /// only depth or nodes are limited.
 ///
 /// The share is what the move may spend while its position is not proved; a proved position (in the
-/// book, or solved by the first short search) returns long before. So it is sized by the moves left
-/// before positions become provable in milliseconds: about [`PROVABLE_EMPTIES`] empty squares on
-/// 7 × 6 (Pons's middle-game sets solve in a few ms), the own moves until then, at least 2, at most 8.
-/// Never more than half the clock.
+/// book, or solved by the first short search) returns long before. Proofs get cheaper by an order of
+/// magnitude within a few plies, so the clock goes to the moves before positions become provable in a
+/// second or less: about [`PROVABLE_EMPTIES`] empty squares on 7 × 6. Counting the own moves until
+/// then (`n`, at most 8): with `n` ≥ 2 the share is `clock / n` plus 3/4 of the increment, at most half
+/// the clock; the last of them (`n` = 1) may spend [`LAST_HARD_SHARE`] of the clock, since every later
+/// move is cheap; past it (`n` = 0) half the clock, for the rare position still not proved.
 fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
     let ms = if let Some(mt) = limits.movetime_ms {
         mt.saturating_sub(mt / 20 + 5).max(1)
     } else if let Some(clock) = limits.time_ms {
-        let own_moves_left =
-            u64::from(empties.saturating_sub(PROVABLE_EMPTIES).div_ceil(2)).clamp(2, 8);
+        let own_moves_left = u64::from(empties.saturating_sub(PROVABLE_EMPTIES).div_ceil(2));
         let inc = limits.inc_ms.unwrap_or(0);
-        let share = clock / own_moves_left + inc * 3 / 4;
-        share.min(clock / 2).saturating_sub(10).max(1)
+        let share = match own_moves_left {
+            0 => clock / 2,
+            1 => (clock as f64 * LAST_HARD_SHARE) as u64,
+            n => (clock / n.min(8) + inc * 3 / 4).min(clock / 2),
+        };
+        share.saturating_sub(10).max(1)
     } else if limits.depth.is_some() || limits.nodes.is_some() {
         return None;
     } else {
@@ -356,12 +361,16 @@ fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
     Some(Duration::from_millis(ms))
 }
 
-/// Empty squares below which a 7 × 6 position is usually proved within a tenth of a second, so the
-/// clock is best spent before: Pons's Test_L2 sets (14–27 empty squares) take a few ms each on
-/// average, his Test_L1_R1 and Test_L1_R2 (28–35) 0.3 ms and 0.12 s (docs/benchmarks.md); see
-/// [`time_budget`]. With 30, a 10 s clock is spread over the moves up to about ply 12, where the
-/// weak proofs start to succeed (a 200-game gauntlet, docs/benchmarks.md).
-const PROVABLE_EMPTIES: u32 = 30;
+/// Empty squares from which a 7 × 6 position is usually proved win/draw/loss within a second, so the
+/// clock is best spent before: 8 positions each of Pons's Test_L1_R3 with 5 and 6 stones take 2.1 s
+/// on average to prove win/draw/loss (up to 5.9 s), with 7, 8 and 9 stones 0.2–0.3 s (up to 0.9 s;
+/// docs/benchmarks.md). See [`time_budget`].
+const PROVABLE_EMPTIES: u32 = 35;
+
+/// The share of the clock the last move before [`PROVABLE_EMPTIES`] may spend while unproved: the
+/// value-losing moves a 200-game gauntlet at 10 s + 100 ms found were all there, and needed 3–4 s
+/// (docs/benchmarks.md).
+const LAST_HARD_SHARE: f64 = 0.6;
 
 /// A deadline for a phase: `fraction` of the time `total` has left (the caller sets the nodes).
 fn phase(total: Budget, start: Instant, fraction: f64) -> Budget {
@@ -400,7 +409,7 @@ fn play<G: Geometry>(
     budget: Budget,
     depth_limit: u32,
     start: Instant,
-    rng: Option<&mut ChaCha8Rng>,
+    mut rng: Option<&mut ChaCha8Rng>,
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Option<u32> {
     let geom = b.geom();
@@ -463,16 +472,10 @@ fn play<G: Geometry>(
             nodes: quick.nodes,
             deadline: budget.deadline,
         };
-        match prove(solver, b, quick, quick_total, start) {
-            Proof::Exact { score, best } => {
-                return solved(solver, b, score, best, budget, start, rng, info);
-            }
-            Proof::Keeps { value, col } => {
-                report(info, start, empties, PROVED * value, solver.nodes(), col);
-                return Some(col);
-            }
-            Proof::Lost => {}
-            Proof::Unproved(p) => partial = Some(p),
+        let proof = prove(solver, b, quick, quick_total, start);
+        let rng = rng.as_deref_mut();
+        if let Some(c) = settle(proof, &mut partial, solver, b, budget, start, rng, info) {
+            return Some(c);
         }
     }
 
@@ -521,16 +524,9 @@ fn play<G: Geometry>(
             deadline: budget.deadline,
         };
         if budget.nodes.is_none_or(|n| used < n) {
-            match prove(solver, b, rest, rest, start) {
-                Proof::Exact { score, best } => {
-                    return solved(solver, b, score, best, rest, start, rng, info);
-                }
-                Proof::Keeps { value, col } => {
-                    report(info, start, empties, PROVED * value, solver.nodes(), col);
-                    return Some(col);
-                }
-                Proof::Lost => {}
-                Proof::Unproved(p) => partial = Some(p),
+            let proof = prove(solver, b, rest, rest, start);
+            if let Some(c) = settle(proof, &mut partial, solver, b, rest, start, rng, info) {
+                return Some(c);
             }
         }
     }
@@ -620,6 +616,35 @@ fn prove<G: Geometry>(
             upper: value,
             best: None,
         }),
+    }
+}
+
+/// The move a [`Proof`] settles: the best exact score's ([`solved`], within `budget` for the ties), or
+/// the one that keeps the proved value; `None` when the proof leaves the choice open (the position is
+/// lost, or not proved: then `partial` takes what the weak narrowing proved, for [`play`]'s last step).
+#[allow(clippy::too_many_arguments)]
+fn settle<G: Geometry>(
+    proof: Proof,
+    partial: &mut Option<Solved>,
+    solver: &mut Solver<G>,
+    b: &Board<G>,
+    budget: Budget,
+    start: Instant,
+    rng: Option<&mut ChaCha8Rng>,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Option<u32> {
+    match proof {
+        Proof::Exact { score, best } => solved(solver, b, score, best, budget, start, rng, info),
+        Proof::Keeps { value, col } => {
+            let nodes = solver.nodes();
+            report(info, start, b.empty_squares(), PROVED * value, nodes, col);
+            Some(col)
+        }
+        Proof::Lost => None,
+        Proof::Unproved(p) => {
+            *partial = Some(p);
+            None
+        }
     }
 }
 
@@ -771,13 +796,18 @@ mod tests {
         };
         let ms = |l: &Limits, empties| time_budget(l, empties).unwrap().as_millis() as u64;
         let l = clock(10_000, 100);
-        // Ply 4 (38 empty squares): 4 own moves until 30 empties, a quarter plus 3/4 of the increment.
-        assert_eq!(ms(&l, 38), 10_000 / 4 + 75 - 10);
-        // Few own moves left: at least 2 are counted, so never more than half the clock.
-        assert_eq!(ms(&l, 31), 10_000 / 2 - 10);
+        // Ply 4 (38 empty squares): 2 own moves until 35 empties, half the clock at most.
+        assert_eq!(ms(&l, 38), 10_000 / 2 - 10);
+        // 40 empty squares: 3 own moves, a third plus 3/4 of the increment.
+        assert_eq!(ms(&l, 40), 10_000 / 3 + 75 - 10);
+        // The last move before positions become provable (36 or 37 empties): 60 % of the clock.
+        assert_eq!(ms(&l, 37), 6_000 - 10);
+        assert_eq!(ms(&l, 36), 6_000 - 10);
+        // Past it: half the clock for a position still not proved.
+        assert_eq!(ms(&l, 35), 10_000 / 2 - 10);
         assert_eq!(ms(&l, 12), 10_000 / 2 - 10);
-        // The empty board (42 empty squares): 6 own moves until 30 empties.
-        assert_eq!(ms(&clock(80_000, 0), 42), 80_000 / 6 - 10);
+        // The empty board (42 empty squares): 4 own moves until 35 empties.
+        assert_eq!(ms(&clock(80_000, 0), 42), 80_000 / 4 - 10);
         // movetime less a margin; nothing when only depth or nodes are limited.
         let mt = Limits {
             movetime_ms: Some(1000),
