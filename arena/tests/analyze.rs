@@ -201,6 +201,39 @@ fn a_random_tictactoe_tournament_is_analyzed() {
     }
     let per_game = std::fs::read_to_string(dir.join("analysis-games.csv")).unwrap();
     assert_eq!(per_game.lines().count(), 19);
+    // One row per value-losing move, naming its game, ply, mover and move as recorded.
+    let per_move = std::fs::read_to_string(dir.join("analysis-moves.csv")).unwrap();
+    let mut rows = per_move.lines();
+    assert_eq!(
+        rows.next(),
+        Some("id,ply,bot,move,value_before,value_after")
+    );
+    let rows: Vec<Vec<&str>> = rows.map(|l| l.split(',').collect()).collect();
+    let losing: u64 = a.bots.iter().map(|b| b.value_losing()).sum();
+    assert_eq!(rows.len() as u64, losing);
+    for row in &rows {
+        let (r, g) = recorded
+            .iter()
+            .zip(&a.games)
+            .find(|(r, _)| r.id == row[0])
+            .expect("a recorded game");
+        let ply: usize = row[1].parse().unwrap();
+        assert!(ply > r.opening.len());
+        assert_eq!(row[2], g.mover(ply));
+        assert_eq!(row[3], r.moves[ply - 1]);
+        assert!(matches!(
+            (row[4], row[5]),
+            ("win", "draw" | "loss") | ("draw", "loss")
+        ));
+    }
+    for g in &a.games {
+        assert_eq!(
+            g.value_losing_plies().next(),
+            g.first_losing_ply,
+            "{}",
+            g.id
+        );
+    }
 }
 
 fn pons_sets() -> Option<PathBuf> {

@@ -142,6 +142,8 @@ pub struct GameAnalysis {
     pub result: String,
     /// Plies of the opening, not counted.
     pub opening_plies: usize,
+    /// The moves as recorded, the opening's included (one per entry of [`Self::plies`]).
+    pub moves: Vec<String>,
     /// Every ply's values (the opening's included).
     pub plies: Vec<PlyValues>,
     /// The first value-losing bot move: its 1-based ply number (as `arena replay` numbers plies).
@@ -161,6 +163,16 @@ impl GameAnalysis {
         } else {
             &self.second
         }
+    }
+
+    /// The 1-based plies of the bots' value-losing moves (the opening's excluded), in order.
+    pub fn value_losing_plies(&self) -> impl Iterator<Item = usize> + '_ {
+        self.plies
+            .iter()
+            .enumerate()
+            .skip(self.opening_plies)
+            .filter(|(_, v)| v.loses_value() == Some(true))
+            .map(|(k, _)| k + 1)
     }
 }
 
@@ -265,6 +277,7 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
             second: r.second.clone(),
             result: r.result.to_string(),
             opening_plies: opening,
+            moves: r.moves.clone(),
             first_losing_ply: None,
             start_value: start_value(start, &plies, opening),
             below_start: None,
@@ -430,7 +443,9 @@ impl Analysis {
     /// games_below_start) and `analysis-games.csv` (one row per game: id, first, second, result,
     /// opening_plies, plies, unsolved, first_losing_ply — empty without one — its mover, the values
     /// before and after it, start_value — for the first player, empty when none was proved — and
-    /// below_start_bot, the bot whose result is worse than that, empty for none).
+    /// below_start_bot, the bot whose result is worse than that, empty for none) and
+    /// `analysis-moves.csv` (one row per value-losing bot move, in game order: id, ply — 1-based —
+    /// bot, move — as recorded — value_before and value_after, for the mover).
     ///
     /// # Errors
     /// Write errors, with the path.
@@ -521,6 +536,25 @@ impl Analysis {
                     None => String::new(),
                 },
             ])?;
+        }
+        w.flush()
+            .with_context(|| format!("writing {}", path.display()))?;
+        let path = dir.join("analysis-moves.csv");
+        let mut w =
+            csv::Writer::from_path(&path).with_context(|| format!("writing {}", path.display()))?;
+        w.write_record(["id", "ply", "bot", "move", "value_before", "value_after"])?;
+        for g in &self.games {
+            for ply in g.value_losing_plies() {
+                let v = g.plies[ply - 1];
+                w.write_record([
+                    g.id.as_str(),
+                    &ply.to_string(),
+                    g.mover(ply),
+                    g.moves.get(ply - 1).map_or("", String::as_str),
+                    value_text(v.before),
+                    value_text(v.after),
+                ])?;
+            }
         }
         w.flush()
             .with_context(|| format!("writing {}", path.display()))?;
