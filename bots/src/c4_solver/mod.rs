@@ -479,19 +479,21 @@ fn play<G: Geometry>(
         }
     }
 
-    // Step 3. The heuristic move, by iterative deepening.
+    // Step 3. The heuristic move, by iterative deepening: only the fallback when a proof may still
+    // come, so a tenth of what is left (a quarter proved each of five hard 5- and 6-stone positions
+    // 0.4-0.9 s later at 10 s + 100 ms: docs/benchmarks.md); all of it when no proof can.
     let mut heuristic = Heuristic::new(geom);
     let solver_used = solver.nodes();
     let h_budget = Budget {
         nodes: budget.nodes.map(|n| {
             let left = n.saturating_sub(solver_used);
             if may_solve {
-                left * 7 / 20
+                left / 10
             } else {
                 left
             }
         }),
-        ..phase(budget, start, if may_solve { 0.25 } else { 1.0 })
+        ..phase(budget, start, if may_solve { 0.1 } else { 1.0 })
     };
     let mut last = None;
     for depth in 1..=depth_limit.min(empties) {
