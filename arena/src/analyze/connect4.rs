@@ -153,8 +153,8 @@ mod tests {
         // The opening book answers without a search: the first player wins from the start.
         assert_eq!(o.position_value(&board("")), Some(Value::Win));
         assert_eq!(o.position_value(&board("444")), Some(Value::Loss));
-        // Past the book (its depth is 4 plies), 1000 nodes prove nothing this early.
-        assert_eq!(o.position_value(&board("44444")), None);
-        assert_eq!(o.move_value(&board("4444"), 3), None);
+        // Past the book (its depth is 5 plies), 1000 nodes prove nothing this early.
+        assert_eq!(o.position_value(&board("444443")), None);
+        assert_eq!(o.move_value(&board("44444"), 3), None);
     }
 }
