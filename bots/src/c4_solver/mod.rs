@@ -568,8 +568,13 @@ fn play<G: Geometry>(
 
 /// What [`prove`] established.
 enum Proof {
-    /// The exact score, and the move the narrowing named for it (if any).
-    Exact { score: i32, best: Option<u32> },
+    /// The exact score, the move the narrowing named for it (if any), and the move the win/draw/loss
+    /// narrowing named (if any: it keeps the value, maybe not the score).
+    Exact {
+        score: i32,
+        best: Option<u32>,
+        keeps: Option<u32>,
+    },
     /// The win (`value` 1) or draw (`value` 0) is proved and `col` keeps it, but the exact score
     /// (the quickest win) was not found in time.
     Keeps { value: i32, col: u32 },
@@ -600,7 +605,11 @@ fn prove<G: Geometry>(
         ..phase(total, start, 0.25)
     };
     if let Solved::Exact { score, best } = solver.solve(b, exact) {
-        return Proof::Exact { score, best };
+        return Proof::Exact {
+            score,
+            best,
+            keeps: named,
+        };
     }
     if value < 0 {
         return Proof::Lost;
@@ -636,7 +645,10 @@ fn settle<G: Geometry>(
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Option<u32> {
     match proof {
-        Proof::Exact { score, best } => solved(solver, b, score, best, budget, start, rng, info),
+        Proof::Exact { score, best, keeps } => {
+            let best = Best { best, keeps };
+            solved(solver, b, score, best, budget, start, rng, info)
+        }
         Proof::Keeps { value, col } => {
             let nodes = solver.nodes();
             report(info, start, b.empty_squares(), PROVED * value, nodes, col);
@@ -650,14 +662,24 @@ fn settle<G: Geometry>(
     }
 }
 
-/// The move once `b` is solved with `score`: `best` if the narrowing named it, else the first column
-/// that reaches the score; with a generator, a random one among all that do.
+/// The moves the proofs of a solved position named.
+struct Best {
+    /// Reaches the exact score.
+    best: Option<u32>,
+    /// Keeps the win, draw or loss.
+    keeps: Option<u32>,
+}
+
+/// The move once `b` is solved with `score`: `best.best` if the narrowing named it, else the first
+/// column proved within `budget` to reach the score, else `best.keeps` (the value kept, if not the
+/// score), else the first safe column; with a generator, a random one among all proved within
+/// `budget` to reach the score.
 #[allow(clippy::too_many_arguments)]
 fn solved<G: Geometry>(
     solver: &mut Solver<G>,
     b: &Board<G>,
     score: i32,
-    best: Option<u32>,
+    best: Best,
     budget: Budget,
     start: Instant,
     rng: Option<&mut ChaCha8Rng>,
@@ -668,15 +690,16 @@ fn solved<G: Geometry>(
     let candidates: Vec<u32> = (0..geom.width())
         .filter(|&c| safe & geom.column(c) != 0)
         .collect();
-    let mut choice = best;
+    let mut choice = best.best;
     if choice.is_none() {
-        // Unlimited: a null-window search per column, with the table warm.
+        // A null-window search per column, with the table warm, within the move's time: an
+        // unlimited one once overran a 2 s budget by 1.3 s.
         choice = candidates
             .iter()
             .copied()
-            .find(|&c| solver.move_reaches(b, c, score, Budget::UNLIMITED) == Some(true));
+            .find(|&c| solver.move_reaches(b, c, score, budget) == Some(true));
     }
-    let mut choice = choice.or(candidates.first().copied())?;
+    let mut choice = choice.or(best.keeps).or(candidates.first().copied())?;
     if let Some(rng) = rng {
         let mut ties = vec![choice];
         for &c in &candidates {
