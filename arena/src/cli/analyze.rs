@@ -22,6 +22,11 @@ pub struct AnalyzeArgs {
     nodes: u64,
 }
 
+/// Judges every move of the folder's games and writes the two analysis files. Exit status 0.
+///
+/// # Errors
+/// A folder without `games.csv`, games [`arena::analyze::analyze`] cannot judge, or a file that
+/// cannot be written.
 pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     let dir = args.dir.as_path();
     let mut records = recorded_games(dir)?;

@@ -40,6 +40,10 @@ pub struct BenchArgs {
     worker_threads: Option<usize>,
 }
 
+/// Runs the benchmark `what` names and prints its table. Exit status 0.
+///
+/// # Errors
+/// A benchmark whose bots or tournaments fail, or a failed write other than a closed stdout.
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
     match args.what.as_deref() {
         None => throughput(&args),

@@ -41,6 +41,10 @@ pub struct BookArgs {
     no_progress: bool,
 }
 
+/// Builds (or resumes) the opening book and prints its size. Exit status 0.
+///
+/// # Errors
+/// See [`arena::book::build_connect4`].
 pub fn run(args: BookArgs) -> Result<ExitCode> {
     let (width, height) = (args.width.unwrap_or(7), args.height.unwrap_or(6));
     let s = arena::book::build_connect4(&arena::book::BookOptions {

@@ -14,6 +14,7 @@ pub struct BotArgs {
     args: Vec<String>,
 }
 
+/// Serves the bot until its input ends; the exit status is the `bots` crate's (see [`bots::cli::run`]).
 pub fn run(args: BotArgs) -> ExitCode {
     bots::cli::run(&args.name, &args.args)
 }

@@ -18,6 +18,10 @@ pub struct CheckArgs {
     configs: Vec<PathBuf>,
 }
 
+/// Loads every config and prints its plan (a tune config: its parameters). Exit status 0.
+///
+/// # Errors
+/// The first config that does not load or plan.
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     for path in &args.configs {
         let config = Config::load(path)?;

@@ -12,6 +12,10 @@ use arena::out;
 #[derive(Debug, Args)]
 pub struct DoctorArgs {}
 
+/// Prints the containment report of this machine. Exit status 0.
+///
+/// # Errors
+/// None but a failed write to stdout.
 pub fn run(_args: DoctorArgs) -> Result<ExitCode> {
     out!("{}", arena::sandbox::Containment::probe().report());
     Ok(ExitCode::SUCCESS)

@@ -26,6 +26,10 @@ pub struct ExportArgs {
     game: Option<String>,
 }
 
+/// Writes the folder's games in the chosen format. Exit status 0.
+///
+/// # Errors
+/// See [`arena::formats::export_results`].
 pub fn run(args: ExportArgs) -> Result<ExitCode> {
     let done = arena::formats::export_results(
         &args.dir,

@@ -29,6 +29,11 @@ pub struct MergeArgs {
     complete: bool,
 }
 
+/// Merges `sources` into `into`, writes and prints its report, then lists the scheduled games still
+/// missing. Exit status 0.
+///
+/// # Errors
+/// See [`arena::results::merge`]; with --complete, missing games or no schedule to check them by.
 pub fn run(args: MergeArgs) -> Result<ExitCode> {
     let MergeArgs {
         sources,

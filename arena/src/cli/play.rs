@@ -47,6 +47,11 @@ pub struct PlayArgs {
     results: PathBuf,
 }
 
+/// Plays one game against the bot on this terminal, then prints the board and where it is recorded.
+/// Exit status 0.
+///
+/// # Errors
+/// A malformed --game, or [`arena::play::play`]'s errors.
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let spec: games::GameSpec = args.game.join(" ").parse().context("--game")?;
     let ms = |s: f64| (s * 1000.0).round().max(0.0) as u64;

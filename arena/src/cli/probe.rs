@@ -72,6 +72,11 @@ pub struct ProbeArgs {
     command: Vec<String>,
 }
 
+/// Plays the probe's games and prints its report. Exit status 0 when the bot forfeited no game, 1 when
+/// it did, 130 when interrupted.
+///
+/// # Errors
+/// A malformed --set, or [`arena::probe::run`]'s errors.
 pub fn run(args: ProbeArgs) -> Result<ExitCode> {
     let options = args
         .set

@@ -41,6 +41,11 @@ pub struct RatingsArgs {
     pair: Vec<String>,
 }
 
+/// Rates the games of the folders together and prints the report (writing it into a single folder).
+/// Exit status 0.
+///
+/// # Errors
+/// See [`arena::results::combine::read_games`]; a report that cannot be computed or written.
 pub fn run(args: RatingsArgs) -> Result<ExitCode> {
     let dirs = args.dirs.as_slice();
     let records = arena::results::combine::read_games(dirs)?;

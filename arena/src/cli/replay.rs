@@ -27,6 +27,11 @@ pub struct ReplayArgs {
     every: bool,
 }
 
+/// Prints game `id` of a results folder or an SGF file, and its board. Exit status 0.
+///
+/// # Errors
+/// A folder or file that cannot be read, no such game (the error names the ones there are), or
+/// [`arena::replay::replay`]'s errors.
 pub fn run(args: ReplayArgs) -> Result<ExitCode> {
     let (dir, id) = (args.dir.as_path(), args.id.as_deref());
     let records = if dir.is_file() {

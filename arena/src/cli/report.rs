@@ -17,6 +17,10 @@ pub struct ReportArgs {
     dir: PathBuf,
 }
 
+/// Writes the folder's report.html. Exit status 0.
+///
+/// # Errors
+/// See [`arena::report::html::report_results`].
 pub fn run(args: ReportArgs) -> Result<ExitCode> {
     let (path, games) = arena::report::html::report_results(&args.dir)?;
     outln!("wrote {} ({games} games)", path.display());

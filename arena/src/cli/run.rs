@@ -45,6 +45,11 @@ pub struct RunArgs {
     report_every: Option<usize>,
 }
 
+/// Validates every config (and its shard), then plays their tournaments one after another. Exit
+/// status 0, or 130 once a tournament is interrupted (its finished games are recorded).
+///
+/// # Errors
+/// A config that does not load or plan, a bad --concurrency or --shard, a tournament that fails.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let opts = RunOptions {
         results_root: args.results,

@@ -29,6 +29,12 @@ pub struct SolveArgs {
     no_book: bool,
 }
 
+/// Solves the positions on stdin, one line each on stdout (a closed stdout ends it quietly). Exit
+/// status 0.
+///
+/// # Errors
+/// A board size the solver does not take ([`bots::c4_solver::check_solvable`]), or an I/O error other
+/// than a closed stdout (a line that is not a legal position is answered `invalid` instead).
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let opts = bots::c4_solver::SolveOptions {
         width: args.width.unwrap_or(7),

@@ -32,6 +32,11 @@ pub struct TuneArgs {
     no_progress: bool,
 }
 
+/// Runs (or resumes) the tuning and prints its products. Exit status 0, or 130 when interrupted (the
+/// finished iterations are kept).
+///
+/// # Errors
+/// See [`arena::tune::run`].
 pub fn run(args: TuneArgs) -> Result<ExitCode> {
     let opts = arena::tune::TuneOptions {
         results_root: args.results,
