@@ -32,7 +32,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("arena: error: {e:#}");
+            arena::errln!("arena: error: {e:#}");
             ExitCode::FAILURE
         }
     }

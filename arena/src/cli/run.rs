@@ -79,9 +79,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         let name = plan.name.clone();
         let spec = plan.spec;
         if let Some(s) = shard.as_ref().filter(|s| s.scheduler.is_some()) {
-            eprintln!(
+            arena::errln!(
                 "{name}: shard {}/{} ({})",
-                s.shard.index, s.shard.count, s.from
+                s.shard.index,
+                s.shard.count,
+                s.from
             );
         }
         let opts = RunOptions {
@@ -90,7 +92,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         };
         let summary = rt.block_on(tournament::run(Arc::new(plan), &opts))?;
         if summary.interrupted {
-            eprintln!(
+            arena::errln!(
                 "interrupted: {} of {} games recorded in {}; run again to resume",
                 summary.recorded,
                 summary.total,
