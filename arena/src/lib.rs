@@ -29,6 +29,26 @@ macro_rules! outln {
     };
 }
 
+/// `eprint!` through [`stderr::write`]: a stderr whose reader has gone (`arena run … 2>&1 | head -1`)
+/// drops the diagnostic instead of panicking, and the command goes on. Never fails (see [`stderr`]).
+#[macro_export]
+macro_rules! err {
+    ($($arg:tt)*) => {
+        $crate::stderr::write(::std::format_args!($($arg)*))
+    };
+}
+
+/// `eprintln!` that a closed stderr cannot stop, as [`err!`].
+#[macro_export]
+macro_rules! errln {
+    () => {
+        $crate::err!("\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::err!("{}\n", ::std::format_args!($($arg)*))
+    };
+}
+
 pub mod analyze;
 pub mod bench;
 pub mod book;
@@ -55,6 +75,7 @@ pub mod schedule;
 pub mod shard;
 pub mod standings;
 pub mod stats;
+pub mod stderr;
 pub mod stdout;
 pub mod tournament;
 pub mod tune;

@@ -67,7 +67,7 @@ impl Progress {
     fn status(&self, line: &str, print: bool) {
         match &self.bar {
             Some(b) => b.set_message(line.to_string()),
-            None if print && !self.quiet => eprintln!("{line}"),
+            None if print && !self.quiet => crate::errln!("{line}"),
             None => {}
         }
     }
@@ -78,7 +78,7 @@ impl Progress {
     pub(crate) fn print_block(&self, text: &str) {
         match &self.bar {
             Some(b) => b.println(text.trim_end()),
-            None if !self.quiet => eprintln!("{}", text.trim_end()),
+            None if !self.quiet => crate::errln!("{}", text.trim_end()),
             None => {}
         }
     }
@@ -102,7 +102,7 @@ impl Sink for Progress {
                     b.println(line);
                 }
             }
-            None if !self.quiet => eprintln!("{line}"),
+            None if !self.quiet => crate::errln!("{line}"),
             None => {}
         }
         Ok(())
@@ -208,7 +208,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     // Held until the run ends: no second run can write this folder meanwhile.
     let (_lock, aside) = dir.prepare(opts.fresh)?;
     if let Some(aside) = aside.filter(|_| !opts.quiet) {
-        eprintln!("moved the old results to {}", aside.display());
+        crate::errln!("moved the old results to {}", aside.display());
     }
     let recorded = dir.read_games()?;
     let keys: Vec<Expected> = all.iter().map(|g| Expected::of(&plan, g)).collect();
@@ -269,7 +269,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         });
     }
     if !recorded.is_empty() {
-        eprintln!(
+        crate::errln!(
             "resuming {}: {} of {total} games already recorded",
             plan.name,
             recorded.len()
@@ -296,7 +296,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         .map_err(anyhow::Error::msg)?
     {
         if !opts.quiet {
-            eprintln!("warning: {warning}");
+            crate::errln!("warning: {warning}");
         }
     }
 
@@ -358,7 +358,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     crate::report::html::write(&dir.path, &plan.name, &recorded, &report)?;
     let secs = started.elapsed().as_secs_f64();
     if played > 0 && !opts.quiet {
-        eprintln!(
+        crate::errln!(
             "{played} games in {secs:.1} s ({:.1} games/s)",
             played as f64 / secs.max(1e-9)
         );

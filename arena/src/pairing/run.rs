@@ -45,7 +45,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let dir = ResultsDir::new(&opts.results_root, &plan.name);
     let (_lock, aside) = dir.prepare(opts.fresh)?;
     if let Some(aside) = aside.filter(|_| !opts.quiet) {
-        eprintln!("moved the old results to {}", aside.display());
+        crate::errln!("moved the old results to {}", aside.display());
     }
     let recorded = dir.read_games()?;
     crate::results::fingerprint::check(&plan, &dir.path, !recorded.is_empty())?;
@@ -55,7 +55,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         let _ = std::fs::copy(&plan.config_path, &copy);
     }
     if !recorded.is_empty() && !opts.quiet {
-        eprintln!(
+        crate::errln!(
             "resuming {}: {} games already recorded; pairing the rounds again from them",
             plan.name,
             recorded.len()
@@ -122,7 +122,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     if !opts.quiet {
         if runner.played > 0 {
             let secs = runner.started.elapsed().as_secs_f64();
-            eprintln!(
+            crate::errln!(
                 "{} games in {secs:.1} s ({:.1} games/s)",
                 runner.played,
                 runner.played as f64 / secs.max(1e-9)
@@ -229,7 +229,7 @@ impl Runner {
                         .map_err(anyhow::Error::msg)?
                 {
                     if !self.opts.quiet {
-                        eprintln!("warning: {warning}");
+                        crate::errln!("warning: {warning}");
                     }
                 }
                 crate::results::fingerprint::record(&plan, &self.dir.path)?;

@@ -510,7 +510,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
     let dir = ResultsDir::new(&opts.results_root, &config.name);
     let (lock, aside) = dir.prepare(opts.fresh)?;
     if let Some(aside) = aside.filter(|_| !opts.quiet) {
-        eprintln!("moved the old results to {}", aside.display());
+        crate::errln!("moved the old results to {}", aside.display());
     }
     let csv = dir.path.join(record::FILE);
     let rows = record::read(&csv, &names)?;
@@ -543,7 +543,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
     let mut interrupted = false;
     if done < target {
         if done > 0 && !opts.quiet {
-            eprintln!("resuming {}: {done} iterations recorded", config.name);
+            crate::errln!("resuming {}: {done} iterations recorded", config.name);
         }
         let step = Step {
             tuning: &tuning,
@@ -578,7 +578,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
             containment: opts.containment.clone(),
         };
         if !opts.quiet {
-            eprintln!(
+            crate::errln!(
                 "verifying: an SPRT of {} against {} in {}",
                 plan.bots[0].name,
                 plan.bots[1].name,
@@ -642,7 +642,7 @@ impl Step<'_> {
             .map_err(anyhow::Error::msg)?
         {
             if !opts.quiet {
-                eprintln!("warning: {warning}");
+                crate::errln!("warning: {warning}");
             }
         }
         tuning.fingerprint().save(&dir.path)?;
@@ -693,7 +693,7 @@ impl Step<'_> {
                     );
                     match &bar {
                         Some(b) => b.println(line),
-                        None => eprintln!("{line}"),
+                        None => crate::errln!("{line}"),
                     }
                 }
                 records.push(r);
@@ -728,7 +728,7 @@ impl Step<'_> {
                     b.set_position(iteration);
                     b.set_message(values.join(" "));
                 }
-                None if !opts.quiet => eprintln!("{line}"),
+                None if !opts.quiet => crate::errln!("{line}"),
                 None => {}
             }
         }
@@ -737,7 +737,7 @@ impl Step<'_> {
         }
         if played > 0 && !opts.quiet {
             let secs = started.elapsed().as_secs_f64();
-            eprintln!(
+            crate::errln!(
                 "{played} games in {secs:.1} s ({:.2} games/s)",
                 played as f64 / secs.max(1e-9)
             );

@@ -1,0 +1,70 @@
+//! `arena book`: build the Connect Four opening book with the solver.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use arena::outln;
+
+/// Build the Connect Four opening book with the solver: every position of at most --all-depth plies,
+/// and the positions of at most --depth plies a perfect player meets on either side. Resumes from
+/// <out>.progress. Example: `nice arena book connect4 --depth 12 --threads 2 --out bots/data/connect4-book.bin`.
+#[derive(Debug, Args)]
+pub struct BookArgs {
+    /// The game: only connect4.
+    #[arg(value_parser = ["connect4"])]
+    game: String,
+    /// Columns (default 7, at most 7; give the rows too). The bots load only the 7×6 book.
+    #[arg(requires = "height")]
+    width: Option<u32>,
+    /// Rows (default 6).
+    height: Option<u32>,
+    /// The deepest positions, plies.
+    #[arg(long, default_value_t = 12)]
+    depth: u32,
+    /// Every position up to this many plies.
+    #[arg(long, default_value_t = 2)]
+    all_depth: u32,
+    /// The book file to write [default: connect4-book.bin for 7×6, connect4-WxH-book.bin else].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The solvers' transposition tables together, MiB.
+    #[arg(long, default_value_t = 1024)]
+    hash_mb: usize,
+    /// Solvers working at once, each on a thread with its share of --hash-mb.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Plain lines even on a terminal.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+/// Builds (or resumes) the opening book and prints its size. Exit status 0.
+///
+/// # Errors
+/// See [`arena::book::build_connect4`].
+pub fn run(args: BookArgs) -> Result<ExitCode> {
+    let (width, height) = (args.width.unwrap_or(7), args.height.unwrap_or(6));
+    let s = arena::book::build_connect4(&arena::book::BookOptions {
+        width,
+        height,
+        out: args.out.unwrap_or_else(|| match (width, height) {
+            (7, 6) => PathBuf::from("connect4-book.bin"),
+            (w, h) => PathBuf::from(format!("connect4-{w}x{h}-book.bin")),
+        }),
+        threads: args.threads,
+        depth: args.depth,
+        all_depth: args.all_depth,
+        hash_mb: args.hash_mb,
+        progress_bar: !args.no_progress,
+    })?;
+    outln!(
+        "{} entries ({} solved in this run) in {:.1} s",
+        s.entries,
+        s.solved,
+        s.seconds
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,102 @@
+//! The `arena` command line: the clap types and one module per command, each with its flags
+//! (`XArgs`, whose doc comment is the command's help text) and `run(args) -> Result<ExitCode>`.
+//!
+//! This tree belongs to the binary (`mod cli` in main.rs), not to the library: its types are the
+//! command line and nothing else uses them, so the library's API and its `cargo doc` stay the
+//! referee, tournaments and results that the commands call, and the integration tests check the
+//! commands through the built binary as a user runs them.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+
+use arena::config::Config;
+use arena::plan::Plan;
+
+pub mod analyze;
+pub mod bench;
+pub mod book;
+pub mod bot;
+pub mod check;
+pub mod doctor;
+pub mod export;
+pub mod merge;
+pub mod play;
+pub mod probe;
+pub mod ratings;
+pub mod replay;
+pub mod report;
+pub mod run;
+pub mod solve;
+pub mod tune;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "arena",
+    version,
+    about = "Runs bot executables against each other at Dots, Connect Four and tic-tac-toe"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+// The commands in the order `arena --help` lists them. A variant has no doc comment of its own: one
+// would replace the help text, which is the doc comment of its args struct in cli/<command>.rs.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Run(run::RunArgs),
+    Merge(merge::MergeArgs),
+    Ratings(ratings::RatingsArgs),
+    Analyze(analyze::AnalyzeArgs),
+    Probe(probe::ProbeArgs),
+    Play(play::PlayArgs),
+    Replay(replay::ReplayArgs),
+    Doctor(doctor::DoctorArgs),
+    Export(export::ExportArgs),
+    Tune(tune::TuneArgs),
+    Report(report::ReportArgs),
+    Check(check::CheckArgs),
+    Bot(bot::BotArgs),
+    Solve(solve::SolveArgs),
+    Book(book::BookArgs),
+    Bench(bench::BenchArgs),
+}
+
+/// The async runtime the commands that run bot processes use.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    // One thread: the arena only moves lines between processes, and a single-threaded runtime answers
+    // a bot's line without a cross-thread wake-up (see `arena bench` in docs/benchmarks.md).
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+/// The plan of the config file `path`, its builtin bots started from this executable.
+fn load(path: &Path) -> Result<Plan> {
+    let config = Config::load(path)?;
+    let exe = std::env::current_exe().context("finding the arena executable for builtin bots")?;
+    Ok(Plan::new(&config, path, &exe)?)
+}
+
+/// The games recorded in the results folder `dir` (a last line cut short by a killed run is dropped,
+/// as a resume would).
+///
+/// # Errors
+/// A folder without `games.csv`, or one that cannot be read.
+fn recorded_games(dir: &Path) -> Result<Vec<arena::record::GameRecord>> {
+    arena::results::ResultsDir {
+        path: dir.to_path_buf(),
+    }
+    .read_existing_games()
+}
+
+/// The `anchor` key of the config copy a run keeps in its results folder (`<dir>/config.toml`), so
+/// `arena ratings` rates as the run did. `None` if the copy is missing, unreadable or has no anchor.
+fn recorded_anchor(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("config.toml")).ok()?;
+    let table: toml::Table = text.parse().ok()?;
+    table.get("anchor")?.as_str().map(str::to_string)
+}

@@ -1,0 +1,129 @@
+//! `arena run`: play (or resume) the tournaments of config files.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use arena::stats::sprt::SprtDecision;
+use arena::tournament::{self, RunOptions};
+use arena::{out, outln};
+
+use super::{load, runtime};
+
+/// Run (or resume) the tournaments of one or more config files, one after another.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// TOML config files (see configs/).
+    #[arg(required = true)]
+    configs: Vec<PathBuf>,
+    /// Start afresh: move an existing results folder aside (it is kept, never deleted).
+    #[arg(long)]
+    fresh: bool,
+    /// Games played at once (overrides the config).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// The folder that holds each tournament's results folder.
+    #[arg(long, default_value = "results")]
+    results: PathBuf,
+    /// Plain progress lines even on a terminal.
+    #[arg(long)]
+    no_progress: bool,
+    /// Play only part K of N of each schedule (whole game pairs), into <name>.shard-K-of-N/; run the
+    /// other parts elsewhere and join them with `arena merge`. `auto`: K and N from a Slurm job array
+    /// or a Kubernetes Indexed Job (see deploy/). Not for SPRT matches, which stay on one machine.
+    #[arg(long, value_name = "K/N|auto")]
+    shard: Option<arena::shard::ShardRequest>,
+    /// With --shard auto: the number of shards, when the scheduler does not say (a Kubernetes Indexed
+    /// Job's completions); overrides the config's [shards] count.
+    #[arg(long, value_name = "N", requires = "shard")]
+    shard_count: Option<u32>,
+    /// Print the standings every N recorded games (as cutechess's -ratinginterval).
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    report_every: Option<usize>,
+}
+
+/// Validates every config (and its shard), then plays their tournaments one after another. Exit
+/// status 0, or 130 once a tournament is interrupted (its finished games are recorded).
+///
+/// # Errors
+/// A config that does not load or plan, a bad --concurrency or --shard, a tournament that fails.
+pub fn run(args: RunArgs) -> Result<ExitCode> {
+    let opts = RunOptions {
+        results_root: args.results,
+        fresh: args.fresh,
+        progress_bar: !args.no_progress,
+        quiet: false,
+        shard: None,
+        report_every: args.report_every,
+        containment: None,
+    };
+    // Validate every config (and find its shard) before playing any, so a typo in the third file is
+    // found at once.
+    let env: std::collections::HashMap<String, String> = std::env::vars().collect();
+    let mut plans = Vec::new();
+    for path in &args.configs {
+        let mut plan = load(path)?;
+        if let Some(c) = args.concurrency {
+            anyhow::ensure!(c > 0, "--concurrency must be at least 1");
+            plan.concurrency = c;
+        }
+        let shard = arena::shard::for_plan(args.shard, args.shard_count, &plan, &env)
+            .with_context(|| format!("{}: --shard", path.display()))?;
+        plans.push((plan, shard));
+    }
+    let rt = runtime()?;
+    for (plan, shard) in plans {
+        let name = plan.name.clone();
+        let spec = plan.spec;
+        if let Some(s) = shard.as_ref().filter(|s| s.scheduler.is_some()) {
+            arena::errln!(
+                "{name}: shard {}/{} ({})",
+                s.shard.index,
+                s.shard.count,
+                s.from
+            );
+        }
+        let opts = RunOptions {
+            shard: shard.map(|s| s.shard),
+            ..opts.clone()
+        };
+        let summary = rt.block_on(tournament::run(Arc::new(plan), &opts))?;
+        if summary.interrupted {
+            arena::errln!(
+                "interrupted: {} of {} games recorded in {}; run again to resume",
+                summary.recorded,
+                summary.total,
+                summary.dir.display()
+            );
+            return Ok(ExitCode::from(130));
+        }
+        if summary.played == 0 && summary.complete {
+            outln!("tournament {name} is complete ({} games recorded); nothing to play. Use --fresh to start afresh.", summary.recorded);
+        }
+        outln!("\n{name} — {spec} — {}", summary.dir.display());
+        out!("{}", summary.report.text());
+        let (a, b) = summary
+            .report
+            .head_to_head
+            .as_ref()
+            .map(|h| (h.bot.as_str(), h.opponent.as_str()))
+            .unwrap_or_default();
+        match summary.sprt {
+            Some(SprtDecision::AcceptH1) => outln!(
+                "SPRT: H1 accepted: {a} is stronger than {b} (the games favour elo = elo1 over elo = elo0)"
+            ),
+            Some(SprtDecision::AcceptH0) => outln!(
+                "SPRT: H0 accepted: {a} is not stronger than {b} by elo1 (the games favour elo = elo0)"
+            ),
+            Some(SprtDecision::Continue) => outln!(
+                "SPRT: inconclusive after {} games (max_pairs reached)",
+                summary.recorded
+            ),
+            None => {}
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
