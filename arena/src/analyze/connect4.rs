@@ -4,7 +4,7 @@
 //! A move's value for its mover is settled by at most two null-window searches of the position it
 //! leaves (`Solver::move_reaches`: does it score ≥ 1, a win; else ≥ 0, a draw), and the start
 //! position's by a budgeted `Solver::solve`. The value before each later move is what the previous
-//! move left, negated ([`super::chain`]), so nothing is searched twice; results (unsolved ones too)
+//! move left, negated (`super::chain`), so nothing is searched twice; results (unsolved ones too)
 //! are kept by position across games, since openings repeat. The solver's transposition table is
 //! kept across searches; a search that runs out of nodes stores nothing wrong in it (it returns before
 //! storing).

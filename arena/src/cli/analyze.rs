@@ -12,7 +12,8 @@ use super::recorded_games;
 
 /// Judge every move of a results folder's games by the game-theoretic value (tic-tac-toe, Connect
 /// Four 7×6): per bot the share of value-losing moves, wins and draws thrown away; per game the first
-/// value-losing move. Writes <dir>/analysis.csv and <dir>/analysis-games.csv.
+/// value-losing move. Writes <dir>/analysis.csv, <dir>/analysis-games.csv and
+/// <dir>/analysis-moves.csv (every value-losing move).
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
     /// A tournament's results folder, e.g. results/tictactoe.
@@ -37,7 +38,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     )?;
     analysis.write(dir)?;
     outln!(
-        "{} — {} — {} games (written to analysis.csv, analysis-games.csv)",
+        "{} — {} — {} games (written to analysis.csv, analysis-games.csv, analysis-moves.csv)",
         dir.display(),
         analysis.game,
         records.len()
