@@ -123,11 +123,11 @@ fn a_result_below_the_start_value_is_charged_to_its_bot() {
 
 #[test]
 fn connect4_value_lost_in_unsolved_moves_shows_against_the_start_value() {
-    // The opening book proves the two-ply opening `4 4` won for the first player, and x's `4` at ply
-    // 3 keeps the win (the position it leaves is in the book too); 1,000 nodes prove nothing after
-    // that, so no move is found value-losing, yet the first player lost: it threw the win away in its
-    // unsolved move at ply 5 (or by losing on time after it).
-    let moves = ["4", "4", "4", "4", "3", "5"];
+    // The opening book (5 plies) proves the two-ply opening `4 4` won for the first player, and x's
+    // `4` at plies 3 and 5 keep the win (the positions they leave are in the book too; at ply 5 only
+    // `4` wins); 1,000 nodes prove nothing after that, so no move is found value-losing, yet the first
+    // player lost: it threw the win away in its unsolved move at ply 7 (or by losing on time after it).
+    let moves = ["4", "4", "4", "4", "4", "3", "3", "5"];
     let r = record("connect4", "7 6", 2, &moves, GameResult::SecondWins);
     let a = analyze(&[r], AnalyzeOptions { nodes: 1000 }).unwrap();
     let g = &a.games[0];
@@ -135,7 +135,7 @@ fn connect4_value_lost_in_unsolved_moves_shows_against_the_start_value() {
     assert_eq!(g.first_losing_ply, None);
     assert_eq!(g.below_start, Some(0));
     let x = a.bots.iter().find(|b| b.bot == "x").unwrap();
-    assert_eq!((x.moves, x.unsolved, x.games_below_start), (2, 1, 1));
+    assert_eq!((x.moves, x.unsolved, x.games_below_start), (3, 1, 1));
 }
 
 #[test]
@@ -211,21 +211,29 @@ fn a_random_tictactoe_tournament_is_analyzed() {
     let rows: Vec<Vec<&str>> = rows.map(|l| l.split(',').collect()).collect();
     let losing: u64 = a.bots.iter().map(|b| b.value_losing()).sum();
     assert_eq!(rows.len() as u64, losing);
+    let mut order = Vec::new();
     for row in &rows {
         let (r, g) = recorded
             .iter()
             .zip(&a.games)
             .find(|(r, _)| r.id == row[0])
             .expect("a recorded game");
+        let k = per_game
+            .lines()
+            .position(|l| l.starts_with(&format!("{},", row[0])))
+            .expect("the game's row in analysis-games.csv");
         let ply: usize = row[1].parse().unwrap();
+        order.push((k, ply));
         assert!(ply > r.opening.len());
         assert_eq!(row[2], g.mover(ply));
         assert_eq!(row[3], r.moves[ply - 1]);
-        assert!(matches!(
-            (row[4], row[5]),
-            ("win", "draw" | "loss") | ("draw", "loss")
-        ));
+        let v = g.plies[ply - 1];
+        assert_eq!(v.loses_value(), Some(true));
+        let text = |x: Option<Value>| x.expect("proved").as_str();
+        assert_eq!((row[4], row[5]), (text(v.before), text(v.after)));
     }
+    // In the order of analysis-games.csv, then ply order.
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
     for g in &a.games {
         assert_eq!(
             g.value_losing_plies().next(),
