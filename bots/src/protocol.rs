@@ -321,10 +321,10 @@ mod tests {
         );
     }
 
-    /// Records the limits of each `go` and plays the first legal move.
+    /// Records the limits of each `go`, and when `choose` began, and plays the first legal move.
     #[derive(Default)]
     struct LimitsProbe {
-        seen: Vec<Limits>,
+        seen: Vec<(Limits, std::time::Instant)>,
     }
 
     impl Engine for LimitsProbe {
@@ -343,7 +343,7 @@ mod tests {
             limits: &Limits,
             _: &mut dyn FnMut(&SearchInfo),
         ) -> Option<G::Move> {
-            self.seen.push(*limits);
+            self.seen.push((*limits, std::time::Instant::now()));
             pos.legal_moves().into_iter().next()
         }
     }
@@ -357,11 +357,12 @@ mod tests {
         serve(&mut probe, input.as_bytes(), &mut out).unwrap();
         let after = std::time::Instant::now();
         assert!(String::from_utf8(out).unwrap().contains("bestmove "));
-        let [limits] = probe.seen.as_slice() else {
+        let [(limits, chosen)] = probe.seen.as_slice() else {
             panic!("one go, one choose: {:?}", probe.seen.len());
         };
         let received = limits.received.expect("the loop sets Limits::received");
-        assert!(before <= received && received <= after);
+        // Taken before `choose` began (when the line arrived), not inside it.
+        assert!(before <= received && received < *chosen && *chosen <= after);
         assert_eq!(limits.time_ms, Some(800), "the second player's clock");
     }
 }

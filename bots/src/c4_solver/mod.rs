@@ -229,8 +229,8 @@ const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// - when `W * (H + 1) <= 64` (7 × 6 and most others), it first looks for a proof, win/draw/loss
 ///   first (Pons's weak solver: fewer nodes, and all a move must keep to lose no value), then the
 ///   exact score with a quarter of what is left: if the position is solved exactly within the limits
-///   it plays a move of the best exact score (the quickest win, the latest loss); if only its value
-///   is proved, a move proved to keep that win or draw; otherwise a proved win if the narrowing found
+///   it plays a move of the best exact score (the quickest win, the latest loss) when one is proved in
+///   time; if only its value is proved, a move proved to keep that win or draw; otherwise a proved win if the narrowing found
 ///   one, else the best move of the deepest completed heuristic iteration ([`heuristic`]);
 /// - on the bigger boards it plays a plain alpha-beta ([`fallback`]).
 ///
@@ -293,7 +293,8 @@ impl C4Solver {
         if pos.outcome().is_some() {
             return None;
         }
-        let start = Instant::now();
+        // The move's time counts from when `go` arrived (the protocol loop's instant), else from now.
+        let start = limits.received.unwrap_or_else(Instant::now);
         let (w, h) = (u32::from(pos.width()), u32::from(pos.height()));
         let empties = w * h - pos.ply() as u32;
         let budget = Budget {
@@ -338,9 +339,11 @@ impl C4Solver {
 /// book, or solved by the first short search) returns long before. Proofs get cheaper by an order of
 /// magnitude within a few plies, so the clock goes to the moves before positions become provable in a
 /// second or less: about [`PROVABLE_EMPTIES`] empty squares on 7 × 6. Counting the own moves until
-/// then (`n`, at most 8): with `n` ≥ 2 the share is `clock / n` plus 3/4 of the increment, at most half
-/// the clock; the last of them (`n` = 1) may spend [`LAST_HARD_SHARE`] of the clock, since every later
-/// move is cheap; past it (`n` = 0) half the clock, for the rare position still not proved.
+/// then (`n`, at most 8): the last of them (`n` = 1) may spend [`LAST_HARD_SHARE`] of the clock, since
+/// every later move is cheap; the earlier ones (`n` ≥ 2) `clock / 2n` plus 3/4 of the increment, so
+/// that most of the clock is left for that last one (their positions take tens of seconds to prove:
+/// `4444` 26 s, docs/benchmarks.md); past it (`n` = 0) half the clock, for the rare position still not
+/// proved.
 fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
     let ms = if let Some(mt) = limits.movetime_ms {
         mt.saturating_sub(mt / 20 + 5).max(1)
@@ -350,7 +353,7 @@ fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
         let share = match own_moves_left {
             0 => clock / 2,
             1 => (clock as f64 * LAST_HARD_SHARE) as u64,
-            n => (clock / n.min(8) + inc * 3 / 4).min(clock / 2),
+            n => (clock / (2 * n.min(8)) + inc * 3 / 4).min(clock / 2),
         };
         share.saturating_sub(10).max(1)
     } else if limits.depth.is_some() || limits.nodes.is_some() {
@@ -368,8 +371,8 @@ fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
 const PROVABLE_EMPTIES: u32 = 35;
 
 /// The share of the clock the last move before [`PROVABLE_EMPTIES`] may spend while unproved: the
-/// value-losing moves a 200-game gauntlet at 10 s + 100 ms found were all there, and needed 3–4 s
-/// (docs/benchmarks.md).
+/// value-losing moves a 200-game gauntlet at 10 s + 100 ms found were all there, and the bot proves
+/// such positions in 3–5 s (docs/benchmarks.md).
 const LAST_HARD_SHARE: f64 = 0.6;
 
 /// A deadline for a phase: `fraction` of the time `total` has left (the caller sets the nodes).
@@ -480,8 +483,9 @@ fn play<G: Geometry>(
     }
 
     // Step 3. The heuristic move, by iterative deepening: only the fallback when a proof may still
-    // come, so a tenth of what is left (a quarter proved each of five hard 5- and 6-stone positions
-    // 0.4-0.9 s later at 10 s + 100 ms: docs/benchmarks.md); all of it when no proof can.
+    // come, so a tenth of what is left (with a quarter, four of five hard 5- and 6-stone positions
+    // were proved 0.4-0.9 s later at 10 s + 100 ms, single runs: docs/benchmarks.md); all of it when
+    // no proof can.
     let mut heuristic = Heuristic::new(geom);
     let solver_used = solver.nodes();
     let h_budget = Budget {
@@ -671,9 +675,9 @@ struct Best {
 }
 
 /// The move once `b` is solved with `score`: `best.best` if the narrowing named it, else the first
-/// column proved within `budget` to reach the score, else `best.keeps` (the value kept, if not the
-/// score), else the first safe column; with a generator, a random one among all proved within
-/// `budget` to reach the score.
+/// column proved within `budget` to reach the score (with a generator, a random one among all proved
+/// within `budget` to reach it); else `best.keeps`, reported with the value only (win, draw or loss:
+/// it keeps that, maybe not the score); else `None`, and [`play`] goes on as for an unproved position.
 #[allow(clippy::too_many_arguments)]
 fn solved<G: Geometry>(
     solver: &mut Solver<G>,
@@ -699,7 +703,20 @@ fn solved<G: Geometry>(
             .copied()
             .find(|&c| solver.move_reaches(b, c, score, budget) == Some(true));
     }
-    let mut choice = choice.or(best.keeps).or(candidates.first().copied())?;
+    let Some(mut choice) = choice else {
+        // Out of time: the move the win/draw/loss proof named keeps the value, if not the score;
+        // without one, the caller goes on to the heuristic.
+        let c = best.keeps?;
+        report(
+            info,
+            start,
+            b.empty_squares(),
+            PROVED * score.signum(),
+            solver.nodes(),
+            c,
+        );
+        return Some(c);
+    };
     if let Some(rng) = rng {
         let mut ties = vec![choice];
         for &c in &candidates {
@@ -813,6 +830,61 @@ mod tests {
     }
 
     #[test]
+    fn a_solved_position_out_of_budget_plays_the_value_keeping_move_or_nothing() {
+        let start = Instant::now();
+        let mut reference = Solver::new(Std7x6, 16).with_book(None);
+        let no_nodes = Budget {
+            nodes: Some(0),
+            deadline: None,
+        };
+        let mut fallbacks = 0;
+        for b in middle_positions(5, 20) {
+            reference.clear();
+            let Solved::Exact { score, .. } = reference.solve(&b, Budget::UNLIMITED) else {
+                unreachable!("no budget")
+            };
+            let keeps = (0..7).find(|&c| b.can_play(c)).unwrap();
+            for named in [Some(keeps), None] {
+                let mut solver = Solver::new(Std7x6, 16).with_book(None);
+                let mut reported = Vec::new();
+                let best = Best {
+                    best: None,
+                    keeps: named,
+                };
+                let got = solved(
+                    &mut solver,
+                    &b,
+                    score,
+                    best,
+                    no_nodes,
+                    start,
+                    None,
+                    &mut |i| reported.push(i.score),
+                );
+                let exact = [i64::from(PROVED * score)];
+                match got {
+                    // The move named as keeping the value, reported with the value only.
+                    Some(c) if reported != exact || Some(c) == named => {
+                        assert_eq!(Some(c), named);
+                        assert_eq!(reported, [i64::from(PROVED * score.signum())]);
+                        fallbacks += 1;
+                    }
+                    // Proved within no nodes at all (a win at once): it reaches the score.
+                    Some(c) => {
+                        let reaches = reference.move_reaches(&b, c, score, Budget::UNLIMITED);
+                        assert_eq!(reaches, Some(true));
+                    }
+                    None => {
+                        assert_eq!(named, None);
+                        assert!(reported.is_empty());
+                    }
+                }
+            }
+        }
+        assert!(fallbacks > 0, "the fallback was never needed");
+    }
+
+    #[test]
     fn the_clock_is_spread_over_the_moves_before_positions_become_provable() {
         let clock = |time, inc| Limits {
             time_ms: Some(time),
@@ -821,18 +893,22 @@ mod tests {
         };
         let ms = |l: &Limits, empties| time_budget(l, empties).unwrap().as_millis() as u64;
         let l = clock(10_000, 100);
-        // Ply 4 (38 empty squares): 2 own moves until 35 empties, half the clock at most.
-        assert_eq!(ms(&l, 38), 10_000 / 2 - 10);
-        // 40 empty squares: 3 own moves, a third plus 3/4 of the increment.
-        assert_eq!(ms(&l, 40), 10_000 / 3 + 75 - 10);
+        // Ply 4 (38 empty squares): 2 own moves until 35 empties, a quarter plus 3/4 of the
+        // increment, so that most of the clock is left for the last hard move.
+        assert_eq!(ms(&l, 38), 10_000 / 4 + 75 - 10);
+        // 40 empty squares: 3 own moves, a sixth plus 3/4 of the increment.
+        assert_eq!(ms(&l, 40), 10_000 / 6 + 75 - 10);
         // The last move before positions become provable (36 or 37 empties): 60 % of the clock.
         assert_eq!(ms(&l, 37), 6_000 - 10);
         assert_eq!(ms(&l, 36), 6_000 - 10);
         // Past it: half the clock for a position still not proved.
         assert_eq!(ms(&l, 35), 10_000 / 2 - 10);
         assert_eq!(ms(&l, 12), 10_000 / 2 - 10);
-        // The empty board (42 empty squares): 4 own moves until 35 empties.
-        assert_eq!(ms(&clock(80_000, 0), 42), 80_000 / 4 - 10);
+        // The empty board (42 empty squares): 4 own moves until 35 empties, an eighth.
+        assert_eq!(ms(&clock(80_000, 0), 42), 80_000 / 8 - 10);
+        // At most 8 own moves are counted, and never more than half the clock.
+        assert_eq!(ms(&clock(80_000, 0), 64), 80_000 / 16 - 10);
+        assert_eq!(ms(&clock(1_000, 1_000), 38), 1_000 / 2 - 10);
         // movetime less a margin; nothing when only depth or nodes are limited.
         let mt = Limits {
             movetime_ms: Some(1000),
