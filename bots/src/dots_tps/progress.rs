@@ -6,8 +6,11 @@
 //! or (ours) when a dot of the other colour stands on it. Reading every point of every trajectory at
 //! every node (what [`Progress::scan`] does, the reference the tests compare against) costs the sum
 //! of their lengths per node; here each trajectory carries two counters, changed only when a dot is
-//! put on or taken off one of its points, and the live trajectories are filed by owner and by the
-//! number of points they still need, so a node visits exactly the trajectories it keeps.
+//! put on or taken off one of its points, so a node reads two counters per trajectory and the
+//! points of only the trajectories it keeps. (Filing the live trajectories by owner and points
+//! needed, so that a node would not even read the others' counters, was tried: moving them between
+//! files at every dot cost more than it saved, 557 M instead of 545 M instructions on the benchmark
+//! position of `docs/benchmarks.md`.)
 
 /// Per search: the trajectories, their counters and the point → trajectories index.
 ///
@@ -33,11 +36,6 @@ pub struct Progress {
     at: Vec<u32>,
     /// The trajectory indices of every point, one point after the other (see `at`).
     on: Vec<u32>,
-    /// Per owner, per number of empty points `k` (0 to the longest trajectory): the indices of
-    /// the alive trajectories of that owner with `k` empty points, in no particular order.
-    buckets: [Vec<Vec<u32>>; 2],
-    /// Per trajectory: its position in its bucket while it is alive (stale while it is not).
-    slot: Vec<u32>,
     /// Per point id: 0 empty, 1 + player index when a dot of the tree stands there.
     placed: Vec<u8>,
     /// Per point id: the number of the last [`Progress::mark`] that found it useful.
@@ -53,7 +51,6 @@ impl Progress {
     ///
     /// If an owner index is not 0 or 1 or a point id is not below `n`.
     pub fn new(trajs: &[(usize, Vec<u16>)], n: usize) -> Progress {
-        let longest = trajs.iter().map(|t| t.1.len()).max().unwrap_or(0);
         let mut start = Vec::with_capacity(trajs.len() + 1);
         let mut points = Vec::new();
         let mut count = vec![0u32; n + 1];
@@ -78,7 +75,10 @@ impl Progress {
                 fill[usize::from(p)] += 1;
             }
         }
-        let mut progress = Progress {
+        for (owner, _) in trajs {
+            assert!(*owner < 2, "owner index {owner} is not 0 or 1");
+        }
+        Progress {
             owner: trajs.iter().map(|t| u8::from(t.0 == 1)).collect(),
             start,
             points,
@@ -86,33 +86,9 @@ impl Progress {
             enemy: vec![0; trajs.len()],
             at,
             on,
-            buckets: [vec![Vec::new(); longest + 1], vec![Vec::new(); longest + 1]],
-            slot: vec![0; trajs.len()],
             placed: vec![0; n],
             stamp: vec![0; n],
             epoch: 0,
-        };
-        for (t, (owner, _)) in trajs.iter().enumerate() {
-            assert!(*owner < 2, "owner index {owner} is not 0 or 1");
-            progress.link(t);
-        }
-        progress
-    }
-
-    /// Files the alive trajectory `t` under its owner and its number of empty points.
-    fn link(&mut self, t: usize) {
-        let bucket = &mut self.buckets[usize::from(self.owner[t])][usize::from(self.empty[t])];
-        self.slot[t] = bucket.len() as u32;
-        bucket.push(t as u32);
-    }
-
-    /// Takes trajectory `t` out of the bucket of `empty` points it was filed under.
-    fn unlink(&mut self, t: usize, empty: u16) {
-        let bucket = &mut self.buckets[usize::from(self.owner[t])][usize::from(empty)];
-        let k = self.slot[t] as usize;
-        bucket.swap_remove(k);
-        if let Some(&moved) = bucket.get(k) {
-            self.slot[moved as usize] = k as u32;
         }
     }
 
@@ -126,16 +102,9 @@ impl Progress {
         self.placed[p] = 1 + player as u8;
         for k in self.at[p] as usize..self.at[p + 1] as usize {
             let t = self.on[k] as usize;
-            let (alive, empty) = (self.enemy[t] == 0, self.empty[t]);
             self.empty[t] -= 1;
             if usize::from(self.owner[t]) != player {
                 self.enemy[t] += 1;
-            }
-            if alive {
-                self.unlink(t, empty);
-            }
-            if self.enemy[t] == 0 {
-                self.link(t);
             }
         }
     }
@@ -154,16 +123,9 @@ impl Progress {
         self.placed[p] = 0;
         for k in self.at[p] as usize..self.at[p + 1] as usize {
             let t = self.on[k] as usize;
-            let (alive, empty) = (self.enemy[t] == 0, self.empty[t]);
             self.empty[t] += 1;
             if usize::from(self.owner[t]) != player {
                 self.enemy[t] -= 1;
-            }
-            if alive {
-                self.unlink(t, empty);
-            }
-            if self.enemy[t] == 0 {
-                self.link(t);
             }
         }
     }
@@ -173,16 +135,13 @@ impl Progress {
     /// least one and at most its owner's moves. Read the marks with [`Self::marked`].
     pub fn mark(&mut self, left: [u32; 2]) {
         self.epoch += 1;
-        for (owner, buckets) in self.buckets.iter().enumerate() {
-            let reach = (left[owner] as usize).min(buckets.len().saturating_sub(1));
-            for bucket in buckets.iter().take(reach + 1).skip(1) {
-                for &t in bucket {
-                    let t = t as usize;
-                    let pts = &self.points[self.start[t] as usize..self.start[t + 1] as usize];
-                    for &p in pts {
-                        if self.placed[usize::from(p)] == 0 {
-                            self.stamp[usize::from(p)] = self.epoch;
-                        }
+        for t in 0..self.owner.len() {
+            let need = u32::from(self.empty[t]);
+            if self.enemy[t] == 0 && need > 0 && need <= left[usize::from(self.owner[t])] {
+                let pts = &self.points[self.start[t] as usize..self.start[t + 1] as usize];
+                for &p in pts {
+                    if self.placed[usize::from(p)] == 0 {
+                        self.stamp[usize::from(p)] = self.epoch;
                     }
                 }
             }
@@ -225,25 +184,13 @@ impl Progress {
         useful
     }
 
-    /// Checks every counter, bucket and slot against a recount from the dots put.
+    /// Checks every counter against a recount from the dots put.
     ///
     /// # Panics
     ///
     /// On the first disagreement, naming it.
     #[cfg(test)]
     fn check(&self) {
-        let mut filed = vec![None; self.owner.len()];
-        for (owner, buckets) in self.buckets.iter().enumerate() {
-            for (k, bucket) in buckets.iter().enumerate() {
-                for (i, &t) in bucket.iter().enumerate() {
-                    let t = t as usize;
-                    assert!(filed[t].is_none(), "trajectory {t} filed twice");
-                    assert_eq!(usize::from(self.owner[t]), owner, "trajectory {t}: owner");
-                    assert_eq!(self.slot[t] as usize, i, "trajectory {t}: slot");
-                    filed[t] = Some(k);
-                }
-            }
-        }
         for t in 0..self.owner.len() {
             let pts = &self.points[self.start[t] as usize..self.start[t + 1] as usize];
             let empty = pts
@@ -259,8 +206,6 @@ impl Progress {
                 .count();
             assert_eq!(usize::from(self.empty[t]), empty, "trajectory {t}: empty");
             assert_eq!(usize::from(self.enemy[t]), enemy, "trajectory {t}: enemy");
-            let expect = (enemy == 0).then_some(empty);
-            assert_eq!(filed[t], expect, "trajectory {t}: bucket");
         }
     }
 }

@@ -234,7 +234,7 @@ impl<'a> Tree<'a> {
                 // holding a dot of the other colour, is dropped; a point is tried only while some
                 // trajectory still holds it.
                 // `Progress` keeps each trajectory's empty points and enemy dots up to date, so
-                // only the kept trajectories are visited.
+                // only the points of the kept trajectories are read.
                 let mut left = [0u32; 2];
                 left[mover.index()] = plies.div_ceil(2);
                 left[mover.opponent().index()] = plies / 2;
