@@ -5,9 +5,14 @@
 //! Before the timings it prints one table, the benchmark's signature in Stockfish's sense: the nodes of
 //! each search (exact, machine-independent: a search change that changes a count shows at once) and
 //! the ratio. Criterion then times each search; its throughput line is nodes per second.
+//!
+//! One more group times the default `dots-tps` engine (its own search, not the shared negamax) at a
+//! fixed depth on a 20×20 middle game; its node count is printed the same way.
 
 use std::hint::black_box;
 
+use bots::dots_tps::patterns::PatternTable;
+use bots::dots_tps::{think, Budget, Config};
 use bots::eval::StandardEval;
 use bots::search;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -51,6 +56,50 @@ fn dots() -> Case<Dots> {
         pos,
         depth: 3,
     }
+}
+
+/// The `dots-tps` case: 20×20 from the cross after 36 plies of the engine against itself (50,000
+/// nodes a move), the default engine at `depth` full moves, iterative deepening as it plays.
+fn dots_tps() -> Case<Dots> {
+    let pos = Dots::from_moves(
+        20,
+        20,
+        Start::Cross,
+        "9-12 9-13 11-13 11-12 10-12 10-13 9-14 8-13 10-14 8-12 9-11 8-14 8-11 9-10 8-10 7-13 \
+         10-15 6-13 6-12 7-12 7-11 6-14 6-15 7-14 7-15 8-15 9-15 8-16 9-16 7-16 6-16 11-15 \
+         11-14 6-10 7-10 6-11",
+    )
+    .unwrap();
+    Case {
+        name: "dots-tps 20x20 cross after 36 plies",
+        pos,
+        depth: 5,
+    }
+}
+
+/// Times the default `dots-tps` on `case` at `case.depth` full moves (tree and simulation nodes
+/// as the throughput) after printing its signature: the move, the nodes of the tree and of the
+/// simulations.
+fn bench_dots_tps(c: &mut Criterion, case: &Case<Dots>) {
+    let cfg = Config::default();
+    let table = PatternTable::default();
+    let budget = Budget::depth(case.depth);
+    let d = think(&case.pos, &cfg, &table, &budget, &mut |_| {});
+    println!(
+        "{:<34} depth {:>2} full moves  tree {:>9} nodes  simulations {:>9} nodes  move {}",
+        case.name,
+        case.depth,
+        d.nodes,
+        d.sim_nodes,
+        d.best.map_or("(none)".to_string(), |m| m.to_string())
+    );
+    let mut group = c.benchmark_group(case.name);
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(d.nodes + d.sim_nodes));
+    group.bench_function(BenchmarkId::new("default", case.depth), |b| {
+        b.iter(|| think(black_box(&case.pos), &cfg, &table, &budget, &mut |_| {}))
+    });
+    group.finish();
 }
 
 /// Nodes of minimax and alpha-beta on `case`, after checking that they agree on the value.
@@ -143,6 +192,7 @@ fn searches(c: &mut Criterion) {
     signature_row(&ttt());
     signature_row(&connect4());
     signature_row(&dots());
+    bench_dots_tps(c, &dots_tps());
     bench_case(c, &ttt());
     bench_case(c, &connect4());
     bench_case(c, &dots());

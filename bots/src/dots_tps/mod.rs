@@ -45,6 +45,7 @@
 
 pub mod bench;
 pub mod patterns;
+pub mod progress;
 pub mod search;
 pub mod tactics;
 pub mod trajectories;

@@ -11,6 +11,7 @@
 use games::dots::Move;
 use games::{Dots, Game, Player};
 
+use super::progress::Progress;
 use super::trajectories::{diff, heuristic2, simulate, Simulation, Trajectory, PASS};
 use super::tt::{node_key, point_key, Bound, Entry, Table};
 use super::{Config, Control, Prune};
@@ -89,15 +90,11 @@ struct Tree<'a> {
     root_plies: u32,
     /// `W + 2`: point ids are `y * stride + x`.
     stride: usize,
-    /// Trajectories as point ids, with their owners.
-    trajs: Vec<(Player, Vec<u16>)>,
     /// The moves an inner node may try, in order: the whole range (mode `all`) or the useful points.
     moves: Vec<Move>,
-    /// Per point id: 0 empty, 1 + player index when a dot of the tree stands there.
-    placed: Vec<u8>,
-    /// Per point id: the node number that marked it useful.
-    stamp: Vec<u32>,
-    epoch: u32,
+    /// The trajectories (as point ids, with their owners), the dots of the tree on them and the
+    /// points heuristic 1 keeps, updated as dots are put and taken back.
+    progress: Progress,
 }
 
 fn id(stride: usize, m: Move) -> usize {
@@ -177,11 +174,11 @@ impl<'a> Tree<'a> {
             let i = id(stride, m);
             let z = point_key(i, mover);
             pos.play_unchecked(m);
-            self.placed[i] = 1 + mover.index() as u8;
+            self.progress.put(i, mover.index());
             self.dots_key ^= z;
             let v = -self.negamax(pos, plies - 1, -beta, -alpha, ctl);
             self.dots_key ^= z;
-            self.placed[i] = 0;
+            self.progress.take(i, mover.index());
             pos.undo();
             if ctl.stopped {
                 return 0;
@@ -236,38 +233,17 @@ impl<'a> Tree<'a> {
                 // Heuristic 1: a trajectory needing more points than its owner has moves left, or
                 // holding a dot of the other colour, is dropped; a point is tried only while some
                 // trajectory still holds it.
+                // `Progress` keeps each trajectory's empty points and enemy dots up to date, so
+                // only the points of the kept trajectories are read.
                 let mut left = [0u32; 2];
                 left[mover.index()] = plies.div_ceil(2);
                 left[mover.opponent().index()] = plies / 2;
-                self.epoch += 1;
-                let epoch = self.epoch;
-                for (owner, pts) in &self.trajs {
-                    let own = 1 + owner.index() as u8;
-                    let mut need = 0;
-                    let mut alive = true;
-                    for &p in pts {
-                        match self.placed[p as usize] {
-                            0 => need += 1,
-                            v if v == own => {}
-                            _ => {
-                                alive = false;
-                                break;
-                            }
-                        }
-                    }
-                    if alive && need > 0 && need <= left[owner.index()] {
-                        for &p in pts {
-                            if self.placed[p as usize] == 0 {
-                                self.stamp[p as usize] = epoch;
-                            }
-                        }
-                    }
-                }
+                self.progress.mark(left);
                 let stride = self.stride;
                 self.moves
                     .iter()
                     .copied()
-                    .filter(|&m| self.stamp[id(stride, m)] == epoch && pos.is_legal(m))
+                    .filter(|&m| self.progress.marked(id(stride, m)) && pos.is_legal(m))
                     .collect()
             }
         }
@@ -443,19 +419,19 @@ pub fn iteration(
         iteration: (m as u8).wrapping_add(tag),
         root_plies: plies,
         stride,
-        trajs: trajs
-            .iter()
-            .map(|t| {
-                (
-                    t.owner,
-                    t.points.iter().map(|&p| id(stride, p) as u16).collect(),
-                )
-            })
-            .collect(),
         moves: useful.clone(),
-        placed: vec![0; count.len()],
-        stamp: vec![0; count.len()],
-        epoch: 0,
+        progress: Progress::new(
+            &trajs
+                .iter()
+                .map(|t| {
+                    (
+                        t.owner.index(),
+                        t.points.iter().map(|&p| id(stride, p) as u16).collect(),
+                    )
+                })
+                .collect::<Vec<_>>(),
+            count.len(),
+        ),
     };
 
     // Step 4. The root order: the previous depth's best, then the most important point, then by
@@ -514,11 +490,11 @@ pub fn iteration(
         let i = id(stride, mv);
         let z = point_key(i, me);
         pos.play_unchecked(mv);
-        tree.placed[i] = 1 + me.index() as u8;
+        tree.progress.put(i, me.index());
         tree.dots_key ^= z;
         let v = -tree.negamax(pos, plies - 1, -beta, -alpha, ctl);
         tree.dots_key ^= z;
-        tree.placed[i] = 0;
+        tree.progress.take(i, me.index());
         pos.undo();
         if ctl.stopped {
             return it;
