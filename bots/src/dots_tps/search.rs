@@ -420,9 +420,12 @@ pub fn iteration(
         root_plies: plies,
         stride,
         moves: useful.clone(),
+        // Only heuristic 1 reads the counters: without it they follow no trajectory, so that
+        // putting and taking a dot stays O(1) as before.
         progress: Progress::new(
             &trajs
                 .iter()
+                .filter(|_| matches!(cfg.prune, Prune::H1 | Prune::H12))
                 .map(|t| {
                     (
                         t.owner.index(),
