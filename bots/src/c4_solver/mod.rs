@@ -572,13 +572,8 @@ fn play<G: Geometry>(
 
 /// What [`prove`] established.
 enum Proof {
-    /// The exact score, the move the narrowing named for it (if any), and the move the win/draw/loss
-    /// narrowing named (if any: it keeps the value, maybe not the score).
-    Exact {
-        score: i32,
-        best: Option<u32>,
-        keeps: Option<u32>,
-    },
+    /// The exact score, and the moves the two narrowings named for it.
+    Exact { score: i32, best: Best },
     /// The win (`value` 1) or draw (`value` 0) is proved and `col` keeps it, but the exact score
     /// (the quickest win) was not found in time.
     Keeps { value: i32, col: u32 },
@@ -609,11 +604,8 @@ fn prove<G: Geometry>(
         ..phase(total, start, 0.25)
     };
     if let Solved::Exact { score, best } = solver.solve(b, exact) {
-        return Proof::Exact {
-            score,
-            best,
-            keeps: named,
-        };
+        let best = Best { best, keeps: named };
+        return Proof::Exact { score, best };
     }
     if value < 0 {
         return Proof::Lost;
@@ -649,10 +641,7 @@ fn settle<G: Geometry>(
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Option<u32> {
     match proof {
-        Proof::Exact { score, best, keeps } => {
-            let best = Best { best, keeps };
-            solved(solver, b, score, best, budget, start, rng, info)
-        }
+        Proof::Exact { score, best } => solved(solver, b, score, best, budget, start, rng, info),
         Proof::Keeps { value, col } => {
             let nodes = solver.nodes();
             report(info, start, b.empty_squares(), PROVED * value, nodes, col);
@@ -668,9 +657,9 @@ fn settle<G: Geometry>(
 
 /// The moves the proofs of a solved position named.
 struct Best {
-    /// Reaches the exact score.
+    /// Reaches the exact score (the exact narrowing's).
     best: Option<u32>,
-    /// Keeps the win, draw or loss.
+    /// Keeps the win, draw or loss (the win/draw/loss narrowing's), maybe not the score.
     keeps: Option<u32>,
 }
 
