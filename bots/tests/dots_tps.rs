@@ -945,6 +945,7 @@ fn the_article_config_is_the_old_default_and_the_options_reach_it() {
         ("history", "false"),
         ("threats", "false"),
         ("reach", "0"),
+        ("playouts", "0"),
     ] {
         e.set_option(k, v).unwrap();
     }
@@ -1122,4 +1123,101 @@ fn the_clock_starts_when_go_arrives() {
         &mut |_| {},
     );
     assert!(d.time_ms < 10_000, "{d:?}");
+}
+
+#[test]
+fn random_fills_are_seeded_round_robin_and_count_their_plies() {
+    use bots::dots_tps::playouts::tally;
+    use bots::dots_tps::Control;
+    let mut pos = middle_game(1, 12, 12, 30);
+    let before = pos.clone();
+    let cands: Vec<Move> = pos.legal_moves().into_iter().take(3).collect();
+    let run = |pos: &mut Dots, seed: u64| {
+        let mut ctl = Control::new(None, None);
+        let t = tally(pos, &cands, 5, seed, &mut ctl);
+        (t, ctl.sim_nodes)
+    };
+    let (a, nodes) = run(&mut pos, 9);
+    assert_eq!(pos, before, "the fills are taken back");
+    assert_eq!(a.games, vec![5, 5, 5]);
+    // Every fill puts a dot on most of the 144 − 34 free points (some become enclosed first).
+    assert!(nodes > 15 * 50 && nodes < 15 * 144, "{nodes}");
+    assert_eq!(
+        run(&mut pos, 9),
+        (a.clone(), nodes),
+        "the same seed, the same fills"
+    );
+    assert_ne!(run(&mut pos, 10).0, a, "another seed, other fills");
+    // A node limit stops within a fill; that fill is not counted.
+    let mut ctl = Control::new(Some(nodes / 2), None);
+    let t = tally(&mut pos, &cands, 5, 9, &mut ctl);
+    assert!(ctl.stopped);
+    assert!(t.games.iter().sum::<u32>() < 15, "{t:?}");
+    assert_eq!(pos, before);
+}
+
+#[test]
+fn random_fills_favour_the_point_that_captures() {
+    use bots::dots_tps::playouts::tally;
+    use bots::dots_tps::Control;
+    // Blue (first) has Red's 5-5 closed on three sides: 5-4 captures it, 1-4 does not.
+    let mut pos = Dots::from_moves(8, 8, Start::Empty, "5-6 5-5 4-5 1-1 6-5 1-8").unwrap();
+    let cands = [Move::Put { x: 5, y: 4 }, Move::Put { x: 1, y: 4 }];
+    let t = tally(&mut pos, &cands, 200, 1, &mut Control::new(None, None));
+    assert!(t.mean(0) > t.mean(1) + 0.5, "{t:?}");
+}
+
+#[test]
+fn playouts_change_only_a_quiet_move_and_never_its_value() {
+    let table = PatternTable::default();
+    let on = Config {
+        playouts: 10,
+        ..Config::default()
+    };
+    let off = Config {
+        playouts: 0,
+        ..Config::default()
+    };
+    let budget = Budget {
+        nodes: Some(400_000),
+        ..Budget::depth(bots::dots_tps::MAX_DEPTH)
+    };
+    // A capture is never given up for the fills.
+    let pos = Dots::from_moves(8, 8, Start::Empty, "5-6 5-5 4-5 1-1 6-5 1-8").unwrap();
+    let d = think(&pos, &on, &table, &budget, &mut |_| {});
+    assert_eq!(
+        (d.best, d.value),
+        (Some(Move::Put { x: 5, y: 4 }), 1),
+        "{d:?}"
+    );
+    // A game of the default engine against the article's on 20×20 from the cross (its first 98
+    // plies), read at every 10th ply.
+    const GAME: &str = "1-14 5-16 5-15 5-14 6-15 4-15 6-14 6-16 7-14 7-13 6-13 5-13 6-12 5-12 7-12 8-13 \
+        8-14 8-12 8-15 7-15 7-16 9-15 9-14 9-13 10-14 10-13 10-12 11-13 11-12 12-11 12-12 9-12 9-11 \
+        8-11 7-11 8-10 9-10 10-9 9-9 7-10 8-9 7-9 11-14 12-13 13-12 10-15 11-9 10-8 13-10 9-8 12-10 \
+        8-8 13-11 11-15 12-14 13-13 12-15 13-14 11-8 13-15 12-16 11-16 13-16 5-10 6-10 6-9 6-11 5-11 \
+        4-12 4-13 4-14 3-14 4-11 4-10 3-11 3-10 2-13 3-13 3-12 2-14 1-13 6-8 2-12 7-8 4-9 5-9 3-9 \
+        2-10 2-11 2-9 4-7 4-8 3-8 5-8 5-7 6-7 2-8 8-7";
+    let moves: Vec<&str> = GAME.split_whitespace().collect();
+    let mut chosen = 0;
+    for plies in (10..=90).step_by(10) {
+        let pos = Dots::from_moves(20, 20, Start::Cross, &moves[..plies].join(" ")).unwrap();
+        // The decision without its time (ms), the one field that depends on the machine.
+        let run = |cfg: &Config| Decision {
+            time_ms: 0,
+            ..think(&pos, cfg, &table, &budget, &mut |_| {})
+        };
+        let (a, b) = (run(&off), run(&on));
+        assert_eq!(b, run(&on), "seeded");
+        // The search is the same; the fills only pick among the quiet points it left equal.
+        assert_eq!((a.value, a.depth, a.nodes), (b.value, b.depth, b.nodes));
+        if b.how == "playouts" {
+            chosen += 1;
+            assert!(b.sim_nodes > a.sim_nodes, "{b:?}");
+            assert!(pos.is_legal(b.best.unwrap()));
+        } else {
+            assert_eq!(a, b);
+        }
+    }
+    assert!(chosen > 0, "no position left the choice to the fills");
 }

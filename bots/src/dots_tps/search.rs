@@ -76,6 +76,11 @@ pub struct Iteration {
     pub trajectories: [usize; 2],
     /// `Fmax − current` and `current − Fmin` of the one-sided simulations, capture units.
     pub gains: [i32; 2],
+    /// Whether the best move is a quiet point (on no trajectory) chosen by importance alone, its
+    /// value that of a pass or of `Fmin = Fmax`: every quiet point scores the same `MinMax`.
+    pub quiet: bool,
+    /// The points on a trajectory (the tree's root moves); empty at the shortcut.
+    pub useful: Vec<Move>,
 }
 
 /// The state shared by the nodes of one search.
@@ -311,6 +316,8 @@ pub fn iteration(
         root_moves: 0,
         trajectories: [0, 0],
         gains: [0, 0],
+        quiet: false,
+        useful: Vec::new(),
     };
     if root.points.is_empty() {
         return it;
@@ -361,6 +368,7 @@ pub fn iteration(
         });
         it.complete = true;
         it.how = "shortcut";
+        it.quiet = true;
         // No capture is possible: a point after which our `ground` wins cannot be answered.
         if cfg.threats && pos.captures(me) > pos.captures(me.opponent()) {
             let lead = pos.captures(me) - pos.captures(me.opponent());
@@ -377,6 +385,7 @@ pub fn iteration(
                 .collect();
             if let Some(b) = by_importance(&mut winning.into_iter()) {
                 it.best = Some(b);
+                it.quiet = false;
                 it.value = WIN - 2;
                 it.f = cfg.k1 * i64::from(imp_of(b)) + cfg.k2 * i64::from(it.value);
             }
@@ -474,6 +483,7 @@ pub fn iteration(
             it.best = Some(b);
             it.value = v;
             it.f = score(imp_of(b), v);
+            it.quiet = true;
         }
     }
 
@@ -508,6 +518,7 @@ pub fn iteration(
             it.value = v;
             it.f = f;
             it.searched = true;
+            it.quiet = false;
         }
         // The upper bound of the one-sided simulation is reached: nothing can be better (to within
         // the importance).
@@ -517,5 +528,6 @@ pub fn iteration(
         }
     }
     it.complete = true;
+    it.useful = useful;
     it
 }
