@@ -13,15 +13,21 @@
 //!    else the useful points (those on a trajectory) are searched by minimax over the capture
 //!    difference `kill2 − kill1`, pruned by heuristics 1 and 2, and each root move is scored
 //!    `F = k1·Importance + k2·MinMax` (formula (1)); the search stops early when a move reaches `Fmax`.
+//! 5. **Playouts** (ours, option `playouts`): when the search leaves every quiet point (on no
+//!    trajectory) the same value and one of them is the move, the most important quiet points are
+//!    compared by random fills of the board in what the deepening left of the soft limit (or of
+//!    the node limit; not under `go depth` alone) ([`playouts`]).
 //!
 //! Every part can be switched off by an option ([`Config`]), so that the modes can be compared;
 //! `dots-tps --bench` prints the article's table on our tactical suite ([`mod@bench`]).
 //!
 //! **The default engine and the article's.** [`Config::article`] is the article's engine exactly
 //! (depth 3 full moves, trajectories of up to m points, static inner order); `dots-tps --bench` runs
-//! it, and the options `depth 3`, `tt false`, `history false`, `threats false`, `reach 0`, `widen false` select it.
+//! it, and the options `depth 3`, `tt false`, `history false`, `threats false`, `reach 0`, `widen false`,
+//! `playouts 0` select it.
 //! The default ([`Config::default`]) plays stronger at equal time (at 20 s + 200 ms on 20×20 an SPRT
-//! of H1 = +200 Elo against H0 = 0 over the engine of commit 0f8cf58 accepted H1, `docs/dots-tps.md`):
+//! of H1 = +400 Elo against H0 = +200 over the engine of commit 0f8cf58 accepted H1 after 34 games,
+//! all won, `docs/dots-tps.md`):
 //! no depth cap ([`MAX_DEPTH`]) under
 //! a time manager that spends the clock ([`move_time`]), trajectories of at most
 //! [`DEFAULT_REACH`] points (`reach`) so that the tree goes 5–7 full moves deep in the middle game
@@ -29,7 +35,9 @@
 //! Zobrist keys ([`tt`]) and history ordering in the tree, and grounding (R13) as a threat and a
 //! weapon (`threats`): a ground that wins at any ply below the root (`threat_plies`) is a win or
 //! a loss in the tree, and, when we do not trail, each dot a point connects to the edge adds [`GROUND_BONUS`] to its
-//! importance ([`ground_bonus`]). The importance term of formula (1) is kept.
+//! importance ([`ground_bonus`]). The importance term of formula (1) is kept; among the quiet points
+//! the search cannot tell apart, random fills choose ([`DEFAULT_PLAYOUTS`] candidates, option
+//! `playouts`), scoring each by its mean final capture difference plus its importance.
 //!
 //! ```
 //! use bots::dots_tps::{think, Budget, Config};
@@ -172,8 +180,9 @@ pub struct Config {
     pub deepen: u32,
     /// `playouts` (ours): when the move comes from importance alone among quiet points (the search
     /// gives every point on no trajectory the same value), this many of the most important quiet
-    /// points are compared by random fills of the board until the soft limit or the node limit
-    /// ([`playouts`]); 0: off. Off in [`Config::article`].
+    /// points are compared by random fills of the board, in what the deepening left of the soft
+    /// limit or of the node limit (none under a depth limit alone); at least [`MIN_FILLS`] each, or
+    /// the importance's move stands ([`playouts`]). 0 or 1: off. Off in [`Config::article`].
     pub playouts: u32,
 }
 
@@ -185,7 +194,8 @@ pub const DEFAULT_THREAT_PLIES: u32 = 32;
 pub const DEFAULT_DEEPEN: u32 = 100;
 
 /// The default `playouts`: the quiet points compared by random fills, the most important first.
-/// 10 beat 30 13–7 in 20 games at 5 s + 50 ms on 20×20 (`docs/dots-tps.md`).
+/// At 5 s + 50 ms on 20×20, 10 won 18 of 20 games against 0 (off) and 13 of 20 against 30
+/// (`docs/benchmarks.md`, "random fills among quiet points").
 pub const DEFAULT_PLAYOUTS: u32 = 10;
 
 /// The default `reach`, points.
@@ -199,7 +209,7 @@ impl Config {
     /// The article's engine exactly (the engine's default before the time manager and the
     /// transposition table): depth 3 full moves, no table, static ordering in the tree, grounding
     /// only at the root. `dots-tps --bench` runs this; as options: `depth 3`, `tt false`,
-    /// `history false`, `threats false`, `reach 0`, `widen false`.
+    /// `history false`, `threats false`, `reach 0`, `widen false`, `playouts 0`.
     pub fn article() -> Config {
         Config {
             k1: 1,
@@ -251,7 +261,7 @@ pub struct Control {
     node_limit: Option<u64>,
     /// Tree nodes entered (the root's children and below).
     pub nodes: u64,
-    /// Positions of the one-sided simulations.
+    /// Positions of the one-sided simulations, and plies of the random fills (option `playouts`).
     pub sim_nodes: u64,
     /// Set once a limit is passed; every search returns at once after that.
     pub stopped: bool,
@@ -419,12 +429,12 @@ pub struct Decision {
     pub depth: u32,
     /// Tree nodes, all depths.
     pub nodes: u64,
-    /// Simulation nodes, all depths.
+    /// Simulation nodes, all depths, and the random fills' plies.
     pub sim_nodes: u64,
     /// Time spent, ms.
     pub time_ms: u64,
-    /// `"ground"`, `"single"`, `"search"`, `"fmax"`, `"shortcut"` or `"importance"` (nothing
-    /// completed in time).
+    /// `"ground"`, `"single"`, `"search"`, `"fmax"`, `"shortcut"`, `"playouts"` (random fills chose
+    /// among the quiet points, option `playouts`) or `"importance"` (nothing completed in time).
     pub how: &'static str,
     /// Whether a limit stopped the search.
     pub stopped: bool,
@@ -549,8 +559,9 @@ pub fn think(
     let pass_reach = |m: u32| if cfg.reach > 0 { m.min(cfg.reach) } else { m };
     // Whether the first pass searched every depth to `last` with time to spare.
     let mut finished = false;
-    // The adopted iteration's quiet flag and useful points (for the playouts).
-    let mut quiet = (false, Vec::new());
+    // When the adopted iteration's move is a quiet point: its points on a trajectory (the fills'
+    // candidates are the others).
+    let mut quiet: Option<Vec<Move>> = None;
     for m in first..=last {
         let it = iteration(
             &mut work,
@@ -565,7 +576,7 @@ pub fn think(
             it.best.is_some() && (it.complete || d.depth == 0 || (cfg.ordering && it.searched));
         if usable {
             d.adopt(&it, m, pass_reach(m));
-            quiet = (it.quiet, it.useful);
+            quiet = it.quiet.then_some(it.useful);
         }
         d.nodes = ctl.nodes;
         d.sim_nodes = ctl.sim_nodes;
@@ -604,7 +615,7 @@ pub fn think(
                 break;
             }
             d.adopt(&it, m, wide.reach.min(m));
-            quiet = (it.quiet, it.useful);
+            quiet = it.quiet.then_some(it.useful);
             d.nodes = ctl.nodes;
             d.sim_nodes = ctl.sim_nodes;
             d.time_ms = ctl.elapsed_ms();
@@ -616,24 +627,28 @@ pub fn think(
     }
 
     // Step 5 (ours, option `playouts`): a quiet move chosen by importance alone is compared with
-    // the other most important quiet points by random fills, until the soft limit.
-    if cfg.playouts > 0 && quiet.0 && !ctl.stopped && d.value.abs() < WIN / 2 {
-        let useful = quiet.1;
+    // the other most important quiet points by random fills, in what the deepening left of the soft
+    // limit (or of the node limit).
+    let time_left = budget.soft_ms.is_none_or(|s| ctl.elapsed_ms() < s);
+    let limited = budget.soft_ms.is_some() || budget.nodes.is_some();
+    if let Some(useful) = quiet.filter(|_| {
+        cfg.playouts > 1 && limited && time_left && !ctl.stopped && d.value.abs() < WIN / 2
+    }) {
         let mut cands: Vec<usize> = (0..root.points.len())
             .filter(|&k| !useful.contains(&root.points[k]))
             .collect();
         cands.sort_by_key(|&k| std::cmp::Reverse(key(k)));
         cands.truncate(cfg.playouts as usize);
-        let limited = budget.soft_ms.is_some() || budget.nodes.is_some();
-        if cands.len() > 1 && limited {
+        if cands.len() > 1 {
             if let Some(s) = budget.soft_ms {
                 ctl.cap_time(s);
             }
             let moves: Vec<Move> = cands.iter().map(|&k| root.points[k]).collect();
             let t = playouts::tally(&mut work, &moves, u32::MAX, pos.ply() as u64, &mut ctl);
             if t.games.iter().all(|&g| g >= MIN_FILLS) {
-                let score = |j: usize| t.mean(j) + f64::from(root.importance[cands[j]]) / 1000.0;
-                let best = (0..cands.len()).fold(0, |b, j| if score(j) > score(b) { j } else { b });
+                // The mean capture difference plus the importance in captures (0.40 adds 0.4).
+                let value = |j: usize| t.mean(j) + f64::from(root.importance[cands[j]]) / 1000.0;
+                let best = (0..cands.len()).fold(0, |b, j| if value(j) > value(b) { j } else { b });
                 d.best = Some(moves[best]);
                 d.how = "playouts";
             }
@@ -707,8 +722,10 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// depth), `widen` (check, default false), `patterns` (string: a pattern file replacing the shipped
 /// table; empty: the shipped one). The clock of a move starts when its `go` arrives
 /// ([`Limits::received`]). The article's engine ([`Config::article`]) is `depth 3`, `tt false`,
-/// `history false`, `threats false`, `reach 0`, `widen false`.
-/// The engine has no random choice, so it declares no `seed`.
+/// `history false`, `threats false`, `reach 0`, `widen false`, `playouts 0`. `playouts` (spin
+/// 0..=64, default [`DEFAULT_PLAYOUTS`]): the quiet points compared by random fills (0 and 1: none). The engine
+/// declares no `seed`: the fills' random order is seeded by the ply, so a position under a node
+/// limit always gets the same move.
 #[derive(Default)]
 pub struct DotsTps {
     /// The settings.

@@ -467,6 +467,7 @@ pub fn iteration(
             .collect();
     }
     it.root_moves = order.len();
+    it.useful = useful.clone();
 
     let score = |imp: i32, v: i32| cfg.k1 * i64::from(imp) + cfg.k2 * i64::from(v);
 
@@ -528,6 +529,5 @@ pub fn iteration(
         }
     }
     it.complete = true;
-    it.useful = useful;
     it
 }
