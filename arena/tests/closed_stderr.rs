@@ -12,7 +12,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::{arena, games, write_config};
+use common::{arena, games, tiny_tune, write_config};
 
 /// Runs `cmd` with stderr a pipe whose read end is already closed, stdout captured.
 fn with_closed_stderr(mut cmd: Command) -> Output {
@@ -100,7 +100,7 @@ fn commands_whose_stderr_reader_has_gone_do_all_their_work_and_print_their_outpu
     assert_eq!(games(tmp.path(), "swiss-tictactoe").len(), 32);
 
     // A tuning prints a line per iteration; a second call resumes (and says so on stderr).
-    let tune = write_config(tmp.path(), "tiny-tune", TINY_TUNE);
+    let tune = write_config(tmp.path(), "tiny-tune", &tiny_tune(false));
     for iterations in ["1", "2"] {
         let mut cmd = arena_into(tmp.path(), &["tune", "--iterations", iterations]);
         cmd.arg(&tune);
@@ -113,38 +113,6 @@ fn commands_whose_stderr_reader_has_gone_do_all_their_work_and_print_their_outpu
         );
     }
 }
-
-/// One option of the alpha-beta bot at depth 2 on Connect Four, one game pair an iteration.
-const TINY_TUNE: &str = r#"
-name = "tiny-tune"
-format = "tune"
-seed = 3
-opening_plies = 2
-concurrency = 2
-
-[tune]
-iterations = 10
-
-[[tune.params]]
-name = "c4_centre"
-start = 0
-min = -20
-max = 20
-c_end = 4
-r_end = 0.05
-
-[game]
-name = "connect4"
-
-[time_control]
-time_ms = 60000
-inc_ms = 1000
-
-[[bots]]
-name = "ab"
-builtin = "alphabeta"
-options = { depth = 2 }
-"#;
 
 #[test]
 fn exit_statuses_survive_a_gone_or_closed_stderr() {
@@ -172,6 +140,13 @@ fn exit_statuses_survive_a_gone_or_closed_stderr() {
         .args(["--", env!("CARGO_BIN_EXE_arena")])
         .args(["bot", "faulty", "--crash-on-move", "2"]);
     exited("arena probe (crasher)", &with_both_closed(probe), 1);
+    // Its forfeits are recorded all the same (status 1 alone is also any error's).
+    let probed = games(tmp.path(), "probe-crasher");
+    assert_eq!(probed.len(), 2);
+    assert!(
+        probed.iter().all(|g| g.termination.is_forfeit()),
+        "{probed:?}"
+    );
 
     // A closed descriptor (`2>&-`) was never a panic (Rust opens /dev/null in its place); kept so
     // that stays true.

@@ -6,50 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{arena, text, write_config};
-
-/// A tiny tuning: the alpha-beta bot at depth 2 on Connect Four, one option, one game pair an
-/// iteration; `verify` adds an SPRT of at most one game pair.
-fn config(verify: bool) -> String {
-    let verify = if verify { "verify = true\n" } else { "" };
-    let sprt = if verify.is_empty() {
-        ""
-    } else {
-        "[sprt]\nelo0 = 0\nelo1 = 20\nmax_pairs = 1\n"
-    };
-    format!(
-        r#"
-name = "tiny-tune"
-format = "tune"
-seed = 3
-opening_plies = 2
-concurrency = 2
-{sprt}
-[tune]
-iterations = 10
-{verify}
-[[tune.params]]
-name = "c4_centre"
-start = 0
-min = -20
-max = 20
-c_end = 4
-r_end = 0.05
-
-[game]
-name = "connect4"
-
-[time_control]
-time_ms = 60000
-inc_ms = 1000
-
-[[bots]]
-name = "ab"
-builtin = "alphabeta"
-options = {{ depth = 2 }}
-"#
-    )
-}
+use common::{arena, text, tiny_tune, write_config};
 
 fn tune(dir: &Path, config: &Path, extra: &[&str]) -> Output {
     arena()
@@ -74,7 +31,7 @@ fn rows(dir: &Path) -> Vec<String> {
 #[test]
 fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
     let tmp = tempfile::tempdir().unwrap();
-    let path = write_config(tmp.path(), "tiny", &config(false));
+    let path = write_config(tmp.path(), "tiny", &tiny_tune(false));
     let out = tune(tmp.path(), &path, &["--iterations", "2"]);
     assert!(out.status.success(), "{}", text(&out));
     let first = rows(tmp.path());
@@ -124,7 +81,7 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
     let changed = write_config(
         tmp.path(),
         "tiny",
-        &config(false).replace("c_end = 4", "c_end = 5"),
+        &tiny_tune(false).replace("c_end = 4", "c_end = 5"),
     );
     let out = tune(tmp.path(), &changed, &["--iterations", "4"]);
     assert!(!out.status.success(), "{}", text(&out));
@@ -138,7 +95,7 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
 #[test]
 fn a_killed_tuning_resumes_from_its_last_complete_iteration() {
     let tmp = tempfile::tempdir().unwrap();
-    let path = write_config(tmp.path(), "tiny", &config(false));
+    let path = write_config(tmp.path(), "tiny", &tiny_tune(false));
     let csv = tmp.path().join("results/tiny-tune/tune.csv");
     let mut child = arena()
         .arg("tune")
@@ -174,7 +131,7 @@ fn a_killed_tuning_resumes_from_its_last_complete_iteration() {
 #[test]
 fn verify_plays_an_sprt_of_the_tuned_against_the_start_values() {
     let tmp = tempfile::tempdir().unwrap();
-    let path = write_config(tmp.path(), "tiny", &config(true));
+    let path = write_config(tmp.path(), "tiny", &tiny_tune(true));
     let out = tune(tmp.path(), &path, &["--iterations", "1"]);
     assert!(out.status.success(), "{}", text(&out));
     let games =

@@ -123,3 +123,46 @@ pub fn wait_for_games(dir: &Path, name: &str, games: usize) {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
+
+/// A tiny tuning: the alpha-beta bot at depth 2 on Connect Four, one option, one game pair an
+/// iteration; `verify` adds an SPRT of at most one game pair.
+pub fn tiny_tune(verify: bool) -> String {
+    let verify = if verify { "verify = true\n" } else { "" };
+    let sprt = if verify.is_empty() {
+        ""
+    } else {
+        "[sprt]\nelo0 = 0\nelo1 = 20\nmax_pairs = 1\n"
+    };
+    format!(
+        r#"
+name = "tiny-tune"
+format = "tune"
+seed = 3
+opening_plies = 2
+concurrency = 2
+{sprt}
+[tune]
+iterations = 10
+{verify}
+[[tune.params]]
+name = "c4_centre"
+start = 0
+min = -20
+max = 20
+c_end = 4
+r_end = 0.05
+
+[game]
+name = "connect4"
+
+[time_control]
+time_ms = 60000
+inc_ms = 1000
+
+[[bots]]
+name = "ab"
+builtin = "alphabeta"
+options = {{ depth = 2 }}
+"#
+    )
+}
