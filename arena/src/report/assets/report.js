@@ -7,8 +7,9 @@
 // test (arena/tests/report_browser.rs) compares the pieces drawn with the games crate ply by ply.
 //
 // Every piece drawn carries data attributes for that test: data-cell (the point in the game's
-// notation), data-owner (first|second), data-captured (Dots: 1 for a captured dot), data-dead (Dots: an
-// empty point inside a base).
+// notation), data-owner (first|second), data-captured (Dots: 1 for a captured dot), data-dead (Dots: 1
+// for an empty point inside a base), data-house (Dots: 1 for an empty point inside a house, R9, owned by
+// data-owner).
 (function () {
   'use strict';
   var D = JSON.parse(document.getElementById('data').textContent);
@@ -403,12 +404,18 @@
     out.push('<path d="' + grid.join('') + '" stroke="#d7dde8" stroke-width="1"/>');
     for (k = 1; k <= w; k++) if (k === 1 || k % 5 === 0 || k === w) out.push('<text x="' + k * G + '" y="' + ((h + 1) * G + 6) + '" font-size="7" text-anchor="middle" fill="#999">' + k + '</text>');
     for (k = 1; k <= h; k++) if (k === 1 || k % 5 === 0 || k === h) out.push('<text x="' + (G / 2 - 3) + '" y="' + ((h + 1 - k) * G + 3) + '" font-size="7" text-anchor="end" fill="#999">' + k + '</text>');
-    // Empty points inside bases: small squares in the capturer's colour.
+    // Empty points inside bases: small filled squares in the capturer's colour; inside houses: hollow
+    // ones in the owner's colour.
     for (var i = 0; i < cells.length; i++) {
       var c = cells[i];
       if ((c & (BORDER | PUT | CAPTURED)) === CAPTURED) {
         var p = c & PLAYER;
         out.push('<rect class="dead" data-cell="' + this.cell(i) + '" data-owner="' + OWNER[p] + '" data-dead="1" x="' + (X(i) - 3) + '" y="' + (Y(i) - 3) + '" width="6" height="6" fill="var(--' + OWNER[p] + ')" fill-opacity="0.35"/>');
+      } else if ((c & (BORDER | PUT | CAPTURED | HOUSE)) === HOUSE) {
+        // An empty point inside a house (R9): still free for both players, so only a hollow square in
+        // the owner's colour, unlike a dead point's filled one.
+        p = c & PLAYER;
+        out.push('<rect class="house" data-cell="' + this.cell(i) + '" data-owner="' + OWNER[p] + '" data-house="1" x="' + (X(i) - 2.5) + '" y="' + (Y(i) - 2.5) + '" width="5" height="5" fill="none" stroke="var(--' + OWNER[p] + ')" stroke-width="1" stroke-opacity="0.8"/>');
       }
     }
     // The bases whose walls still stand (none of their wall dots captured since): area and walls.
