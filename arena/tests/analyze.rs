@@ -123,10 +123,11 @@ fn a_result_below_the_start_value_is_charged_to_its_bot() {
 
 #[test]
 fn connect4_value_lost_in_unsolved_moves_shows_against_the_start_value() {
-    // The opening book (5 plies) proves the two-ply opening `4 4` won for the first player, and x's
+    // The opening book (6 plies) proves the two-ply opening `4 4` won for the first player, and x's
     // `4` at plies 3 and 5 keep the win (the positions they leave are in the book too; at ply 5 only
-    // `4` wins); 1,000 nodes prove nothing after that, so no move is found value-losing, yet the first
-    // player lost: it threw the win away in its unsolved move at ply 7 (or by losing on time after it).
+    // `4` wins); past the book 1,000 nodes prove nothing, so no move is found value-losing, yet the
+    // first player lost: it threw the win away in its unsolved move at ply 7 (or by losing on time
+    // after it).
     let moves = ["4", "4", "4", "4", "4", "3", "3", "5"];
     let r = record("connect4", "7 6", 2, &moves, GameResult::SecondWins);
     let a = analyze(&[r], AnalyzeOptions { nodes: 1000 }).unwrap();

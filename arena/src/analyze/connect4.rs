@@ -156,7 +156,10 @@ mod tests {
         // Past the book (one ply deeper than its entries), 1000 nodes prove nothing this early.
         let depth = bots::c4_solver::book::Book::builtin().depth() as usize;
         let line = "4444443333332";
-        assert!(depth + 1 < line.len(), "the book grew past this test's line");
+        assert!(
+            depth + 1 < line.len(),
+            "the book grew past this test's line"
+        );
         assert_eq!(o.position_value(&board(&line[..depth + 1])), None);
         assert_eq!(o.move_value(&board(&line[..depth]), 2), None);
     }
