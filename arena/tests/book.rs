@@ -86,7 +86,13 @@ fn a_book_is_exact_and_keeps_a_perfect_player_in_it_to_its_depth() {
     let summary = build_connect4(&options(dir.path(), 2)).unwrap();
     let book = load(dir.path());
     assert_eq!(summary.entries, book.len());
-    assert_eq!(summary.solved, book.len(), "a first run solves every entry");
+    // The empty board and the 3 positions of one ply (mirror images once) come from their children.
+    assert_eq!(summary.derived, 4);
+    assert_eq!(
+        summary.solved + summary.derived,
+        book.len(),
+        "a first run solves or derives every entry"
+    );
     assert_eq!((book.width(), book.height()), (5, 4));
     assert_eq!((book.depth(), book.all_depth()), (DEPTH, ALL_DEPTH));
     check_entries(&book);
@@ -97,6 +103,45 @@ fn a_book_is_exact_and_keeps_a_perfect_player_in_it_to_its_depth() {
         "{seen} positions walked, {} entries",
         book.len()
     );
+}
+
+#[test]
+fn a_full_book_solves_its_deepest_ply_only_and_derives_the_rest_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = options(dir.path(), 2);
+    (o.depth, o.all_depth) = (6, 6);
+    let summary = build_connect4(&o).unwrap();
+    let book = load(dir.path());
+    let at_ply = |p: u32| {
+        book.iter()
+            .filter(|&(k, _)| Board::from_key(geom(), k).unwrap().moves() == p)
+            .count()
+    };
+    assert_eq!(
+        summary.solved,
+        at_ply(6),
+        "only the 6-ply positions are searched"
+    );
+    assert_eq!(summary.derived, (0..6).map(at_ply).sum::<usize>());
+    assert!(summary.derived > 100, "{summary:?}");
+    check_entries(&book);
+    // Every position of at most 6 plies is in the book, mirror images once.
+    fn count(b: Board<AnySize>, seen: &mut std::collections::HashSet<u64>) {
+        let key = b.key().min(b.mirror_key());
+        if b.moves() > 6 || !seen.insert(key) {
+            return;
+        }
+        for c in 0..5 {
+            if b.can_play(c) && !b.is_winning_col(c) {
+                let mut child = b;
+                child.play_col(c);
+                count(child, seen);
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    count(Board::new(geom()), &mut seen);
+    assert_eq!(seen.len(), book.len());
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! the project's own solver, for 7 × 6 (the book built into the bots) or any size the book format holds
 //! (at most 7 columns, `W × (H + 1) <= 55`; small boards make the builder testable end to end).
 //!
-//! The positions are visited ply by ply from the empty board. The positions of a ply not solved yet are
+//! First every position of at most `all_depth` plies ([`full`]): those of `all_depth` plies are solved,
+//! the shallower ones derived from their children's scores, bottom up, with no search. Then the
+//! positions are visited ply by ply from the empty board. The positions of a ply not solved yet are
 //! shared among `threads` solvers, each with its own transposition table kept for the whole run (so later
 //! positions reuse the proofs of earlier ones). Each position is solved exactly and its best move chosen:
 //! the move the solver's narrowing named when it reaches the score, else the first that does in
@@ -12,7 +14,8 @@
 //!
 //! Every solved position is appended at once to `<out>.progress` (`key score best` per line, the
 //! canonical key as in the book), so a run that stops resumes where it was: solved positions are read
-//! back instead of solved again. The book file itself is written at the end.
+//! back instead of solved again (derived ones are not written: they are derived again in no time). The
+//! book file itself is written at the end.
 //!
 //! The scores never depend on the run; the best move does when several reach the score, since which
 //! one the narrowing names depends on what the table holds (a resumed run, another thread count).
@@ -31,6 +34,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use bots::c4_solver::board::{AnySize, Board, Geometry, Std7x6};
 use bots::c4_solver::book::{canonical, Book, BookEntry};
 use bots::c4_solver::solver::{Budget, Solved, Solver};
+
+mod full;
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -58,11 +63,18 @@ pub struct BookOptions {
 pub struct BookSummary {
     /// Entries in the book.
     pub entries: usize,
-    /// Of which solved in this run (the others came from the progress file).
+    /// Of which solved by a search in this run (the others came from the progress file or were
+    /// derived from their children).
     pub solved: usize,
+    /// Of which derived from their children's scores with no search (positions of fewer than
+    /// `all_depth` plies not in the progress file).
+    pub derived: usize,
     /// Wall-clock time, s.
     pub seconds: f64,
 }
+
+/// Solved positions: canonical key → (exact score, best move in the canonical orientation).
+type Known = HashMap<u64, (i32, Option<u32>)>;
 
 /// The side whose perfect play the book follows: bit 1 the first player, bit 2 the second.
 type Sides = u8;
@@ -127,19 +139,19 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
     let mut solvers: Vec<Solver<G>> = (0..opts.threads)
         .map(|_| Solver::new(geom, (opts.hash_mb / opts.threads).max(1)).with_book(None))
         .collect();
-    let mut level: BTreeMap<u64, (Board<G>, Sides)> = BTreeMap::new();
-    level.insert(0, (Board::new(geom), BOTH));
-    let mut solved = 0;
-    for ply in 0..=opts.depth {
-        let level_start = Instant::now();
-        // 1. The positions not solved yet, shared among the solvers; each is logged as it comes.
-        let todo: Vec<(u64, Board<G>)> = level
+    // Solves `todo` (those not known yet), logging each as it comes; returns how many were solved.
+    let mut solve_level = |solvers: &mut [Solver<G>],
+                           known: &mut Known,
+                           todo: &[(u64, Board<G>)],
+                           ply: u32|
+     -> Result<usize> {
+        let todo: Vec<(u64, Board<G>)> = todo
             .iter()
             .filter(|(key, _)| !known.contains_key(key))
-            .map(|(&key, &(b, _))| (key, b))
+            .copied()
             .collect();
         let bar = bar(opts.progress_bar, todo.len() as u64, ply);
-        solve_all(&mut solvers, &todo, |key, score, best| {
+        solve_all(solvers, &todo, |key, score, best| {
             writeln!(log, "{key} {score} {}", fmt_best(best))
                 .and_then(|()| log.flush())
                 .with_context(|| format!("writing {}", progress.display()))?;
@@ -148,7 +160,31 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
             Ok(())
         })?;
         bar.finish_and_clear();
-        solved += todo.len();
+        Ok(todo.len())
+    };
+    // 0. Every position of at most `all_depth` plies: the deepest solved, the others derived.
+    let full_start = Instant::now();
+    let levels = full::levels(geom, opts.all_depth);
+    let deepest = &levels[opts.all_depth as usize];
+    let mut solved = solve_level(&mut solvers, &mut known, deepest, opts.all_depth)?;
+    let derived = full::derive_upwards(&levels, &mut known, solvers[0].centre_first());
+    crate::outln!(
+        "plies 0-{}: {:>8} positions, {:>8} solved and {} derived now, {:>8.1} s",
+        opts.all_depth,
+        levels.iter().map(Vec::len).sum::<usize>(),
+        solved,
+        derived,
+        full_start.elapsed().as_secs_f64()
+    );
+
+    let mut level: BTreeMap<u64, (Board<G>, Sides)> = BTreeMap::new();
+    level.insert(0, (Board::new(geom), BOTH));
+    for ply in 0..=opts.depth {
+        let level_start = Instant::now();
+        // 1. The positions not solved yet, shared among the solvers; each is logged as it comes.
+        let todo: Vec<(u64, Board<G>)> = level.iter().map(|(&key, &(b, _))| (key, b)).collect();
+        let now = solve_level(&mut solvers, &mut known, &todo, ply)?;
+        solved += now;
 
         // 2. The entries, and the children the book's content asks for, in key order.
         let mut next: BTreeMap<u64, (Board<G>, Sides)> = BTreeMap::new();
@@ -184,7 +220,7 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
         crate::outln!(
             "ply {ply:>2}: {:>8} positions, {:>8} solved now, {:>8.1} s",
             level.len(),
-            todo.len(),
+            now,
             level_start.elapsed().as_secs_f64()
         );
         level = next;
@@ -197,6 +233,7 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
     Ok(BookSummary {
         entries: book.len(),
         solved,
+        derived,
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -288,7 +325,7 @@ fn size_line(width: u32, height: u32) -> String {
 /// # Errors
 /// A file for another size (its keys would name other positions), an unreadable file, a malformed
 /// line (with its number).
-fn read_progress(path: &Path, width: u32, height: u32) -> Result<HashMap<u64, (i32, Option<u32>)>> {
+fn read_progress(path: &Path, width: u32, height: u32) -> Result<Known> {
     let mut known = HashMap::new();
     let mut text = match std::fs::read_to_string(path) {
         Ok(t) => t,

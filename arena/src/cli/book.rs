@@ -8,9 +8,9 @@ use clap::Args;
 
 use arena::outln;
 
-/// Build the Connect Four opening book with the solver: every position of at most --all-depth plies,
-/// and the positions of at most --depth plies a perfect player meets on either side. Resumes from
-/// <out>.progress. Example: `nice arena book connect4 --depth 12 --threads 2 --out bots/data/connect4-book.bin`.
+/// Build the Connect Four opening book with the solver: every position of at most --all-depth plies
+/// (those of --all-depth plies solved, the shallower derived from their children), and the positions
+/// of at most --depth plies a perfect player meets on either side. Resumes from <out>.progress. Example: `nice arena book connect4 --depth 12 --threads 2 --out bots/data/connect4-book.bin`.
 #[derive(Debug, Args)]
 pub struct BookArgs {
     /// The game: only connect4.
@@ -61,9 +61,10 @@ pub fn run(args: BookArgs) -> Result<ExitCode> {
         progress_bar: !args.no_progress,
     })?;
     outln!(
-        "{} entries ({} solved in this run) in {:.1} s",
+        "{} entries ({} solved and {} derived from their children in this run) in {:.1} s",
         s.entries,
         s.solved,
+        s.derived,
         s.seconds
     );
     Ok(ExitCode::SUCCESS)
