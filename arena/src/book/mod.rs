@@ -238,10 +238,16 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
     })
 }
 
+/// Positions a solver takes at a time: runs of `todo` keep siblings together, and a solver that
+/// solves its siblings one after another reuses their common subtrees in its table (on 98 grandchildren
+/// of two 6-ply positions, in order with the table kept: 0.55 of the nodes of solving each with a
+/// cleared table; every other one, as two solvers taking turns would: 0.71).
+const CHUNK: usize = 64;
+
 /// Solves every position of `todo` (canonical key, board), each solver on a thread of its own taking
-/// the next unsolved position, and hands each result to `done` on this thread as it comes: the key,
-/// the exact score, the best move in the canonical orientation. After an error from `done` no new
-/// position is started; the error is returned once the positions under way are finished.
+/// the next [`CHUNK`] unsolved positions, and hands each result to `done` on this thread as it comes:
+/// the key, the exact score, the best move in the canonical orientation. After an error from `done` no
+/// new position is started; the error is returned once the positions under way are finished.
 fn solve_all<G: Geometry>(
     solvers: &mut [Solver<G>],
     todo: &[(u64, Board<G>)],
@@ -252,24 +258,27 @@ fn solve_all<G: Geometry>(
     std::thread::scope(|scope| {
         for solver in solvers.iter_mut() {
             let (tx, next) = (tx.clone(), &next);
-            scope.spawn(move || {
-                while let Some(&(key, b)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+            scope.spawn(move || loop {
+                let start = next.fetch_add(CHUNK, Ordering::Relaxed).min(todo.len());
+                let chunk = &todo[start..(start + CHUNK).min(todo.len())];
+                if chunk.is_empty() {
+                    return;
+                }
+                for &(key, b) in chunk {
                     let e = solve(solver, &b);
                     let (_, mirrored) = canonical(&b);
                     let w = b.geom().width();
                     let best = e.best.map(|c| if mirrored { w - 1 - c } else { c });
+                    // A closed channel: `done` failed and nothing more is wanted.
                     if tx.send((key, e.score, best)).is_err() {
-                        break;
+                        return;
                     }
                 }
             });
         }
         drop(tx);
         for (key, score, best) in rx {
-            if let Err(e) = done(key, score, best) {
-                next.store(todo.len(), Ordering::Relaxed);
-                return Err(e);
-            }
+            done(key, score, best)?;
         }
         Ok(())
     })
