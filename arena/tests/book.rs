@@ -141,7 +141,52 @@ fn a_full_book_solves_its_deepest_ply_only_and_derives_the_rest_exactly() {
     }
     let mut seen = std::collections::HashSet::new();
     count(Board::new(geom()), &mut seen);
-    assert_eq!(seen.len(), book.len());
+    let keys: std::collections::HashSet<u64> = book.iter().map(|(k, _)| k).collect();
+    assert!(
+        keys == seen,
+        "the book's positions are not those of at most 6 plies"
+    );
+}
+
+/// A 4 × 3 book of every position to the last empty square, each entry checked against a fresh solve:
+/// only the positions of 11 plies are searched, and the derivation meets immediate wins at every ply.
+#[test]
+fn a_full_book_to_the_last_square_is_exact() {
+    let g = AnySize::new(4, 3).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let summary = build_connect4(&BookOptions {
+        width: 4,
+        height: 3,
+        depth: 11,
+        all_depth: 11,
+        out: dir.path().join("book.bin"),
+        hash_mb: 1,
+        threads: 2,
+        progress_bar: false,
+    })
+    .unwrap();
+    let book = load(dir.path());
+    let mut fresh = Solver::new(g, 1).with_book(None);
+    let (mut last, mut wins_now) = (0, 0);
+    for (key, e) in book.iter() {
+        let b = Board::from_key(g, key).unwrap();
+        fresh.clear();
+        assert_eq!(fresh.score(&b), e.score, "{b:?}");
+        let best = e.best.expect("a move reaches the score");
+        assert_eq!(
+            fresh.move_reaches(&b, best, e.score, Budget::UNLIMITED),
+            Some(true),
+            "column {best} of {b:?}"
+        );
+        last += usize::from(b.moves() == 11);
+        wins_now += usize::from(b.moves() < 11 && b.can_win_next());
+    }
+    assert_eq!(
+        summary.solved, last,
+        "only the 11-ply positions are searched"
+    );
+    assert_eq!(summary.derived + summary.solved, book.len());
+    assert!(wins_now > 0, "no derived position wins at once");
 }
 
 #[test]

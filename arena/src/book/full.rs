@@ -1,8 +1,8 @@
 //! Every position of at most `all_depth` plies, bottom up: the positions of `all_depth` plies are
 //! solved by search (by the caller), and each shallower one takes the negamax of its children's
 //! exact scores, with no search. A position's score is the best of its moves': an immediate win scores
-//! Pons's `(W × H + 1 − stones) / 2`, a move that fills the board 0, any other move minus its child's
-//! score. Deriving a level costs nothing next to solving it: a full 8-ply 7 × 6 book needs the
+//! Pons's `(W × H + 1 − stones) / 2`, any other move minus its child's score (no move fills the board:
+//! the builder asks `all_depth < W × H`). Deriving a level costs nothing next to solving it: a full 8-ply 7 × 6 book needs the
 //! searches of its 8-ply positions only.
 
 use std::collections::HashSet;
@@ -28,9 +28,6 @@ pub(super) fn levels<G: Geometry>(geom: G, all_depth: u32) -> Vec<Vec<(u64, Boar
                 }
                 let mut child = *b;
                 child.play_col(c);
-                if child.moves() == geom.squares() {
-                    continue;
-                }
                 let (key, _) = canonical(&child);
                 if seen.insert(key) {
                     next.push((key, child));
@@ -79,17 +76,15 @@ fn derive<G: Geometry>(b: &Board<G>, known: &Known, order: &[u32]) -> (i32, Opti
     }
     let mut best: Option<(i32, u32)> = None;
     for &c in order.iter().filter(|&&c| b.can_play(c)) {
+        // Never a full board: the builder asks `all_depth < squares`, so a derived position's
+        // children have at most `squares - 1` stones.
         let mut child = *b;
         child.play_col(c);
-        let value = if child.moves() as i32 == sq {
-            0
-        } else {
-            let (key, _) = canonical(&child);
-            -known
-                .get(&key)
-                .unwrap_or_else(|| panic!("the child {key} of a derived position is not solved"))
-                .0
-        };
+        let (key, _) = canonical(&child);
+        let value = -known
+            .get(&key)
+            .unwrap_or_else(|| panic!("the child {key} of a derived position is not solved"))
+            .0;
         if best.is_none_or(|(v, _)| value > v) {
             best = Some((value, c));
         }

@@ -238,32 +238,39 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
     })
 }
 
-/// Positions a solver takes at a time: runs of `todo` keep siblings together, and a solver that
-/// solves its siblings one after another reuses their common subtrees in its table (on 98 grandchildren
-/// of two 6-ply positions, in order with the table kept: 0.55 of the nodes of solving each with a
-/// cleared table; every other one, as two solvers taking turns would: 0.71).
+/// The most positions a solver takes at a time. Runs of `todo` keep siblings together where `todo`
+/// lists them so (the `all_depth` level, in the order its positions were first reached; the perfect
+/// player's levels are in key order), and a solver that solves siblings one after another reuses their
+/// common subtrees in its table (on 98 grandchildren of two 6-ply positions, in order with the table
+/// kept: 0.55 of the nodes of solving each with a cleared table; every other one, as two solvers
+/// taking turns would: 0.71).
 const CHUNK: usize = 64;
 
 /// Solves every position of `todo` (canonical key, board), each solver on a thread of its own taking
-/// the next [`CHUNK`] unsolved positions, and hands each result to `done` on this thread as it comes:
-/// the key, the exact score, the best move in the canonical orientation. After an error from `done` no
-/// new position is started; the error is returned once the positions under way are finished.
+/// the next run of unsolved positions (a share of what is left: `left / solvers`, between 1 and
+/// [`CHUNK`], so that a short list or the end of a long one still keeps every solver busy), and hands
+/// each result to `done` on this thread as it comes: the key, the exact score, the best move in the
+/// canonical orientation. After an error from `done` no new position is started; the error is
+/// returned once the positions under way are finished.
 fn solve_all<G: Geometry>(
     solvers: &mut [Solver<G>],
     todo: &[(u64, Board<G>)],
     mut done: impl FnMut(u64, i32, Option<u32>) -> Result<()>,
 ) -> Result<()> {
     let next = AtomicUsize::new(0);
+    let threads = solvers.len().max(1);
     let (tx, rx) = mpsc::channel::<(u64, i32, Option<u32>)>();
     std::thread::scope(|scope| {
         for solver in solvers.iter_mut() {
             let (tx, next) = (tx.clone(), &next);
+            let share = |start: usize| ((todo.len() - start) / threads).clamp(1, CHUNK);
             scope.spawn(move || loop {
-                let start = next.fetch_add(CHUNK, Ordering::Relaxed).min(todo.len());
-                let chunk = &todo[start..(start + CHUNK).min(todo.len())];
-                if chunk.is_empty() {
+                let Ok(start) = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |start| {
+                    (start < todo.len()).then(|| start + share(start))
+                }) else {
                     return;
-                }
+                };
+                let chunk = &todo[start..start + share(start)];
                 for &(key, b) in chunk {
                     let e = solve(solver, &b);
                     let (_, mirrored) = canonical(&b);
