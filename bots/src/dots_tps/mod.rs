@@ -543,7 +543,7 @@ pub fn think(
         return d;
     }
     // Nothing completed: the most important point, the nearest to the centre among equals.
-    let key = |k: usize| (root.importance[k], -root.off_centre(root.points[k]));
+    let key = |k: usize| root.rank(root.importance[k], root.points[k]);
     let top = (0..root.points.len()).fold(0, |b, k| if key(k) > key(b) { k } else { b });
     d.best = Some(root.points[top]);
 

@@ -283,6 +283,13 @@ impl RootPoints {
             Move::Ground => i32::MAX,
         }
     }
+
+    /// How `m` ranks when importance alone decides (the larger the better): its `importance`, then
+    /// nearness to the centre of the play range. Equal ranks go to the first in board order, as
+    /// every caller scans the points so.
+    pub fn rank(&self, importance: i32, m: Move) -> (i32, i32) {
+        (importance, -self.off_centre(m))
+    }
 }
 
 /// Searches `m` full moves (2m plies) from `pos` for its side to move. `prev` (the best move of
@@ -326,7 +333,7 @@ pub fn iteration(
     let by_importance = |pts: &mut dyn Iterator<Item = Move>| -> Option<Move> {
         let mut best: Option<((i32, i32), Move)> = None;
         for p in pts {
-            let key = (imp_of(p), -root.off_centre(p));
+            let key = root.rank(imp_of(p), p);
             if best.is_none_or(|b| key > b.0) {
                 best = Some((key, p));
             }
