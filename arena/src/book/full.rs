@@ -1,9 +1,9 @@
 //! Every position of at most `all_depth` plies, bottom up: the positions of `all_depth` plies are
 //! solved by search (by the caller), and each shallower one takes the negamax of its children's
 //! exact scores, with no search. A position's score is the best of its moves': an immediate win scores
-//! Pons's `(W × H + 1 − stones) / 2`, any other move minus its child's score (no move fills the board:
-//! the builder asks `all_depth < W × H`). Deriving a level costs nothing next to solving it: a full 8-ply 7 × 6 book needs the
-//! searches of its 8-ply positions only.
+//! Pons's `(W × H + 1 − stones) / 2`, any other move minus its child's score (no move fills the
+//! board: the builder asks `all_depth < W × H`). Deriving a level costs nothing next to solving it: a
+//! full 8-ply 7 × 6 book needs the searches of its 8-ply positions only.
 
 use std::collections::HashSet;
 

@@ -4,13 +4,13 @@
 //!
 //! First every position of at most `all_depth` plies ([`full`]): those of `all_depth` plies are solved,
 //! the shallower ones derived from their children's scores, bottom up, with no search. Then the
-//! positions are visited ply by ply from the empty board. The positions of a ply not solved yet are
+//! perfect player's tree is visited ply by ply from there. The positions of a ply not solved yet are
 //! shared among `threads` solvers, each with its own transposition table kept for the whole run (so later
 //! positions reuse the proofs of earlier ones). Each position is solved exactly and its best move chosen:
 //! the move the solver's narrowing named when it reaches the score, else the first that does in
-//! centre-first order. Its children are then queued, in key order, as the book's content asks (every
-//! move up to `all_depth` plies; past that, for the perfect player's tree only the best move on its own
-//! turns). Mirror images are visited once.
+//! centre-first order. Its children are then queued, in key order, as the book's content asks (for
+//! the perfect player's tree only the best move on its own turns, every move on the other's). Mirror
+//! images are visited once.
 //!
 //! Every solved position is appended at once to `<out>.progress` (`key score best` per line, the
 //! canonical key as in the book), so a run that stops resumes where it was: solved positions are read
@@ -177,9 +177,17 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
         full_start.elapsed().as_secs_f64()
     );
 
-    let mut level: BTreeMap<u64, (Board<G>, Sides)> = BTreeMap::new();
-    level.insert(0, (Board::new(geom), BOTH));
-    for ply in 0..=opts.depth {
+    for (key, _) in levels[..opts.all_depth as usize].iter().flatten() {
+        let (score, best) = known[key];
+        book.push_raw(*key, score, best);
+    }
+
+    // From `all_depth` plies on, the perfect player's tree on either side.
+    let mut level: BTreeMap<u64, (Board<G>, Sides)> = levels[opts.all_depth as usize]
+        .iter()
+        .map(|&(key, b)| (key, (b, BOTH)))
+        .collect();
+    for ply in opts.all_depth..=opts.depth {
         let level_start = Instant::now();
         // 1. The positions not solved yet, shared among the solvers; each is logged as it comes.
         let todo: Vec<(u64, Board<G>)> = level.iter().map(|(&key, &(b, _))| (key, b)).collect();
@@ -204,10 +212,11 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
                 if !b.can_play(c) || b.is_winning_col(c) {
                     continue;
                 }
-                let mut child_sides = sides & !mover;
-                if ply < opts.all_depth || entry.best == Some(c) {
-                    child_sides = sides;
-                }
+                let child_sides = if entry.best == Some(c) {
+                    sides
+                } else {
+                    sides & !mover
+                };
                 if child_sides == 0 {
                     continue;
                 }
@@ -241,9 +250,8 @@ fn build<G: Geometry>(geom: G, opts: &BookOptions) -> Result<BookSummary> {
 /// The most positions a solver takes at a time. Runs of `todo` keep siblings together where `todo`
 /// lists them so (the `all_depth` level, in the order its positions were first reached; the perfect
 /// player's levels are in key order), and a solver that solves siblings one after another reuses their
-/// common subtrees in its table (on 98 grandchildren of two 6-ply positions, in order with the table
-/// kept: 0.55 of the nodes of solving each with a cleared table; every other one, as two solvers
-/// taking turns would: 0.71).
+/// common subtrees in its table (a one-off check, not a benchmark: fewer nodes than two solvers taking
+/// turns).
 const CHUNK: usize = 64;
 
 /// Solves every position of `todo` (canonical key, board), each solver on a thread of its own taking

@@ -10,7 +10,8 @@ use arena::outln;
 
 /// Build the Connect Four opening book with the solver: every position of at most --all-depth plies
 /// (those of --all-depth plies solved, the shallower derived from their children), and the positions
-/// of at most --depth plies a perfect player meets on either side. Resumes from <out>.progress. Example: `nice arena book connect4 --depth 12 --threads 2 --out bots/data/connect4-book.bin`.
+/// of at most --depth plies a perfect player meets on either side. Resumes from <out>.progress.
+/// Example: `nice arena book connect4 --depth 12 --threads 2 --out bots/data/connect4-book.bin`.
 #[derive(Debug, Args)]
 pub struct BookArgs {
     /// The game: only connect4.
