@@ -123,12 +123,12 @@ fn a_result_below_the_start_value_is_charged_to_its_bot() {
 
 #[test]
 fn connect4_value_lost_in_unsolved_moves_shows_against_the_start_value() {
-    // The opening book (6 plies) proves the two-ply opening `4 4` won for the first player, and x's
-    // `4` at plies 3 and 5 keep the win (the positions they leave are in the book too; at ply 5 only
-    // `4` wins); past the book 1,000 nodes prove nothing, so no move is found value-losing, yet the
-    // first player lost: it threw the win away in its unsolved move at ply 7 (or by losing on time
-    // after it).
-    let moves = ["4", "4", "4", "4", "4", "3", "3", "5"];
+    // The opening book (every position of at most 8 plies) proves the two-ply opening `4 4` won for
+    // the first player, and x's moves at plies 3, 5 and 7 keep the win (`4`, `4`, then `3`, one of
+    // the two winning columns); past the book 1,000 nodes prove nothing, so no move is found
+    // value-losing, yet the first player lost: it threw the win away in its unsolved move at ply 9
+    // (`7` only draws, by `arena solve connect4 --analyze`), or later.
+    let moves = ["4", "4", "4", "4", "4", "3", "3", "5", "7", "1"];
     let r = record("connect4", "7 6", 2, &moves, GameResult::SecondWins);
     let a = analyze(&[r], AnalyzeOptions { nodes: 1000 }).unwrap();
     let g = &a.games[0];
@@ -136,7 +136,7 @@ fn connect4_value_lost_in_unsolved_moves_shows_against_the_start_value() {
     assert_eq!(g.first_losing_ply, None);
     assert_eq!(g.below_start, Some(0));
     let x = a.bots.iter().find(|b| b.bot == "x").unwrap();
-    assert_eq!((x.moves, x.unsolved, x.games_below_start), (3, 1, 1));
+    assert_eq!((x.moves, x.unsolved, x.games_below_start), (4, 1, 1));
 }
 
 #[test]
