@@ -126,8 +126,8 @@ fn connect4_value_lost_in_unsolved_moves_shows_against_the_start_value() {
     // The opening book (every position of at most 8 plies) proves the two-ply opening `4 4` won for
     // the first player, and x's moves at plies 3, 5 and 7 keep the win (`4`, `4`, then `3`, one of
     // the two winning columns); past the book 1,000 nodes prove nothing, so no move is found
-    // value-losing, yet the first player lost: it threw the win away in its unsolved move at ply 9
-    // (`7` only draws, by `arena solve connect4 --analyze`), or later.
+    // value-losing, yet the first player lost: its unsolved move at ply 9 threw the win away (`7`
+    // only draws, by `arena solve connect4 --analyze`), and a later move (or its clock) the draw.
     let moves = ["4", "4", "4", "4", "4", "3", "3", "5", "7", "1"];
     let r = record("connect4", "7 6", 2, &moves, GameResult::SecondWins);
     let a = analyze(&[r], AnalyzeOptions { nodes: 1000 }).unwrap();

@@ -279,29 +279,38 @@ fn sizes_the_book_cannot_hold_are_refused() {
         .contains("--threads"));
 }
 
-/// The book in the repository is what its progress file rebuilds, byte for byte, with no search: the
-/// command in docs/benchmarks.md reproduces it (the progress file may hold more, for a deeper book
-/// under way).
+/// The book in the repository is what its progress file rebuilds, byte for byte, with no search, by
+/// `arena book connect4` with its default depths: the command in docs/benchmarks.md reproduces it (the
+/// progress file may hold more, for a deeper book under way).
 #[test]
 fn the_repository_book_is_rebuilt_from_its_progress_file() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots/data");
-    let builtin = Book::builtin();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("connect4-book.bin");
     std::fs::copy(data.join("connect4-book.bin.progress"), progress_path(&out)).unwrap();
-    let summary = build_connect4(&BookOptions {
-        width: 7,
-        height: 6,
-        depth: builtin.depth(),
-        all_depth: builtin.all_depth(),
-        out: out.clone(),
-        hash_mb: 1,
-        threads: 1,
-        progress_bar: false,
-    })
-    .unwrap();
-    assert_eq!(summary.solved, 0, "every position is in the progress file");
-    assert_eq!(summary.entries, builtin.len());
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "book",
+            "connect4",
+            "--no-progress",
+            "--hash-mb",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let entries = format!("{} entries (0 solved", Book::builtin().len());
+    assert!(
+        stdout.contains(&entries),
+        "every position is in the progress file: {stdout}"
+    );
     assert!(
         std::fs::read(&out).unwrap() == std::fs::read(data.join("connect4-book.bin")).unwrap(),
         "the rebuilt book differs from bots/data/connect4-book.bin"

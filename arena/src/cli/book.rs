@@ -11,7 +11,9 @@ use arena::outln;
 /// Build the Connect Four opening book with the solver: every position of at most --all-depth plies
 /// (those of --all-depth plies solved, the shallower derived from their children), and the positions
 /// of at most --depth plies a perfect player meets on either side. Resumes from <out>.progress.
-/// Example: `nice arena book connect4 --depth 12 --threads 2 --out bots/data/connect4-book.bin`.
+/// The defaults make the repository's book (every position of at most 8 plies): from its progress file
+/// `chrt -i 0 arena book connect4 --threads 2 --out bots/data/connect4-book.bin` rebuilds it with no
+/// search; `--depth 10` would add the positions of 9 and 10 plies a perfect player meets.
 #[derive(Debug, Args)]
 pub struct BookArgs {
     /// The game: only connect4.
@@ -23,16 +25,17 @@ pub struct BookArgs {
     /// Rows (default 6).
     height: Option<u32>,
     /// The deepest positions, plies.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 8)]
     depth: u32,
     /// Every position up to this many plies.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 8)]
     all_depth: u32,
     /// The book file to write [default: connect4-book.bin for 7×6, connect4-WxH-book.bin else].
     #[arg(long)]
     out: Option<PathBuf>,
-    /// The solvers' transposition tables together, MiB.
-    #[arg(long, default_value_t = 1024)]
+    /// The solvers' transposition tables together, MiB (small tables are faster here: one solver with
+    /// 64 MiB solved twice the 8-ply positions it did with 3 GiB in the same time; docs/benchmarks.md).
+    #[arg(long, default_value_t = 128)]
     hash_mb: usize,
     /// Solvers working at once, each on a thread with its share of --hash-mb.
     #[arg(long, default_value_t = 1)]
