@@ -62,9 +62,10 @@ pub struct Config {
     /// Stop the waiting bot's processes while its opponent thinks and resume them before it is sent
     /// anything (CodeCup's rule), so pondering and concurrent games cannot steal CPU. Default true.
     pub suspend_idle: Option<bool>,
-    /// Run every bot inside this sandbox (a bot's own `sandbox` overrides it): `none` (default) or
-    /// `bubblewrap` (Debian's `bwrap`: no network, a read-only system, its own writable working directory
-    /// and `/tmp`, a clean environment).
+    /// Run every bot inside this sandbox (a bot's own `sandbox` overrides it): `bubblewrap` (Debian's
+    /// `bwrap`: no network, only the system read-only and its own folders, its own writable working
+    /// directory, `/tmp` and `/dev/shm`, a clean environment) or `none`. Default: `bubblewrap` for bots
+    /// given as a `command`, `none` for built-in bots.
     pub sandbox: Option<SandboxKind>,
     /// The game and its variant.
     pub game: GameConfig,
@@ -109,15 +110,17 @@ pub struct LimitsConfig {
     pub open_files: Option<u64>,
 }
 
-/// A sandbox for bot processes.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
+/// A sandbox for bot processes. A config that names none gets `bubblewrap` for every bot given as a
+/// `command` and `none` for built-in bots (see [`crate::plan::BotPlan::sandbox`]).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum SandboxKind {
-    /// No sandbox: the bot sees the machine as the arena's user does (its limits still apply).
-    #[default]
+    /// No sandbox: the bot sees the machine as the arena's user does (its limits still apply); `arena
+    /// run` prints a warning for bots given as commands.
     None,
-    /// Debian's `bubblewrap` (`bwrap`): new namespaces without network, the system read-only, a writable
-    /// working directory of its own under the run's folder, its own `/tmp`, a clean environment.
+    /// Debian's `bubblewrap` (`bwrap`): new namespaces without network, only the system folders
+    /// (read-only) and the bot's own folders, a writable working directory of its own under the run's
+    /// folder, its own `/tmp` and `/dev/shm`, a clean environment ([`crate::sandbox::bubblewrap`]).
     Bubblewrap,
 }
 

@@ -102,8 +102,11 @@ pub struct BotPlan {
     pub time_control: TimeControl,
     /// Resource limits of its processes, per game.
     pub limits: Limits,
-    /// The sandbox its processes run in.
+    /// The sandbox its processes run in: the config's `sandbox` (the bot's, else the tournament's), else
+    /// `bubblewrap` for a bot given as a `command` and `none` for a `builtin` (the arena's own code).
     pub sandbox: SandboxKind,
+    /// Whether it is a built-in bot (`builtin = "…"`), which the arena trusts to run unsandboxed.
+    pub builtin: bool,
 }
 
 /// How to start a bot's process.
@@ -512,6 +515,12 @@ fn bot_plan(
         }
         None => None,
     };
+    // Isolation is the default for executables (contest-safe without asking); built-in bots are the
+    // arena's own code.
+    let sandbox = bot.sandbox.or(config.sandbox).unwrap_or(match bot.builtin {
+        Some(_) => SandboxKind::None,
+        None => SandboxKind::Bubblewrap,
+    });
     let launch = match (&bot.command, &bot.builtin) {
         (Some(_), Some(_)) => return Err("give either command or builtin, not both".into()),
         (None, None) => {
@@ -535,7 +544,7 @@ fn bot_plan(
             }
         }
         (Some(command), None) => Launch {
-            program: resolve_command(command, base)?,
+            program: resolve_command(command, base, sandbox == SandboxKind::Bubblewrap)?,
             args: bot.args.clone(),
             dir: dir.clone(),
         },
@@ -572,7 +581,8 @@ fn bot_plan(
         options,
         time_control,
         limits,
-        sandbox: bot.sandbox.or(config.sandbox).unwrap_or_default(),
+        sandbox,
+        builtin: bot.builtin.is_some(),
     };
     let Some(sweep) = &bot.sweep else {
         return Ok(vec![plan]);
@@ -614,8 +624,10 @@ fn absolute(path: &Path) -> Result<PathBuf, String> {
 }
 
 /// Finds an executable as a shell would: a name with a `/` is a path (relative to `base`, the config
-/// file's folder, unless absolute), any other name is looked up on `PATH`. Returns an absolute path.
-fn resolve_command(command: &str, base: &Path) -> Result<PathBuf, String> {
+/// file's folder, unless absolute), any other name is looked up on `PATH`; for a `sandboxed` bot first on
+/// the sandbox's own `PATH` ([`crate::sandbox::bubblewrap::PATH`]), whose programs it can see (`python3`
+/// is then `/usr/bin/python3`, not a shim under a home folder). Returns an absolute path.
+fn resolve_command(command: &str, base: &Path, sandboxed: bool) -> Result<PathBuf, String> {
     let is_executable = |p: &Path| {
         use std::os::unix::fs::PermissionsExt;
         p.is_file()
@@ -640,7 +652,13 @@ fn resolve_command(command: &str, base: &Path) -> Result<PathBuf, String> {
             ))
         };
     }
-    let path_var = std::env::var_os("PATH").unwrap_or_default();
+    let mut path_var = std::env::var_os("PATH").unwrap_or_default();
+    if sandboxed {
+        let mut first = std::ffi::OsString::from(crate::sandbox::bubblewrap::PATH);
+        first.push(":");
+        first.push(&path_var);
+        path_var = first;
+    }
     let found = std::env::split_paths(&path_var)
         .map(|d| d.join(command))
         .find(|p| is_executable(p))

@@ -221,6 +221,9 @@ impl BotProcess {
         if let Some(dir) = &exec.dir {
             cmd.current_dir(dir);
         }
+        if exec.clear_env {
+            cmd.env_clear();
+        }
         confine(&mut cmd, &jail);
         let mut child = cmd.spawn()?;
         let pid = child.id().map(|p| p as i32);

@@ -217,8 +217,18 @@ impl GameRecord {
 
 #[cfg(test)]
 impl GameRecord {
-    /// A normal-ending game of `first` against `second` for unit tests: pair 1, id `g`, no moves.
+    /// A Connect Four 7×6 game of `first` against `second` for unit tests, pair 1, id `g`, whose moves
+    /// give `result` ([`crate::results::verify`]): a win in column 4 by the winner (7 or 8 plies), a draw
+    /// adjudicated before any move.
     pub(crate) fn example(first: &str, second: &str, result: GameResult) -> GameRecord {
+        let (moves, termination): (&[&str], _) = match result {
+            GameResult::FirstWins => (&["4", "5", "4", "5", "4", "5", "4"], Termination::Normal),
+            GameResult::SecondWins => (
+                &["1", "4", "1", "4", "2", "4", "2", "4"],
+                Termination::Normal,
+            ),
+            GameResult::Draw => (&[], Termination::Adjudicated),
+        };
         GameRecord {
             id: "g".into(),
             round: 1,
@@ -228,16 +238,16 @@ impl GameRecord {
             first: first.into(),
             second: second.into(),
             result,
-            termination: Termination::Normal,
+            termination,
             detail: String::new(),
-            plies: 0,
+            plies: moves.len() as u32,
             score: None,
             time_ms: [0, 0],
             time_control: ["1000+0".into(), "1000+0".into()],
             move_ms: vec![],
             opening: vec![],
             setup: Setup::default(),
-            moves: vec![],
+            moves: moves.iter().map(|m| m.to_string()).collect(),
             seed: 1,
             date: String::new(),
         }

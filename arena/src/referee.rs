@@ -79,6 +79,8 @@ struct Seat<'a> {
     known: usize,
     /// Whether the bot has been asked for a move yet.
     asked: bool,
+    /// Its answer to the last request (for the detail of a second answer).
+    last_answer: Option<String>,
 }
 
 /// Where a game runs: the folders it writes and the containment of its bots.
@@ -144,6 +146,7 @@ impl<'a> Referee<'a> {
             clock: Clock::new(bot.time_control),
             known: 0,
             asked: false,
+            last_answer: None,
         });
         let mut record = GameRecord {
             id: game.id.clone(),
@@ -500,6 +503,7 @@ async fn request_move(
     } else {
         Duration::ZERO
     };
+    let first_request = !seat.asked;
     seat.asked = true;
     let process = seat.process.as_mut().expect("spawned");
     // An answer nobody asked for, left from the last request, would be taken for the answer to this one.
@@ -536,6 +540,14 @@ async fn request_move(
     };
     match seat.bot.protocol {
         ProtocolKind::Ugi => {
+            // The sync point: `isready` goes first, so every line the bot wrote before `readyok` was
+            // written before it read this request (a second answer to the last `go`, or an answer
+            // before the first one), whatever its write pattern. Sent with the request, not waited
+            // for, so it costs no round trip.
+            process
+                .send("isready", write_deadline)
+                .await
+                .map_err(send_failure)?;
             let mut position = String::from("position startpos");
             if !setup.is_empty() {
                 position.push_str(&format!(" setup {setup}"));
@@ -585,6 +597,8 @@ async fn request_move(
     }
     let started = Instant::now();
     let deadline = started + allowed + grace;
+    // UGI: lines before the request's `readyok` belong to an earlier request.
+    let mut synced = seat.bot.protocol == ProtocolKind::Codecup;
     let reply = loop {
         let line = match process.read_line(deadline).await {
             Ok(line) => line,
@@ -601,6 +615,22 @@ async fn request_move(
             ProtocolKind::Codecup => {
                 if !line.trim().is_empty() {
                     break line.trim().to_string();
+                }
+            }
+            ProtocolKind::Ugi if !synced => {
+                if line.trim() == "readyok" {
+                    synced = true;
+                } else if is_answer(ProtocolKind::Ugi, &line) {
+                    return Err(Forfeit::new(
+                        Termination::Protocol,
+                        match (first_request, &seat.last_answer) {
+                            (false, Some(last)) => format!(
+                                "two answers to one go: bestmove {last}, then {:?}",
+                                line.trim()
+                            ),
+                            _ => format!("{:?} before its first go", line.trim()),
+                        },
+                    ));
                 }
             }
             ProtocolKind::Ugi => {
@@ -627,15 +657,17 @@ async fn request_move(
     };
     let spent = started.elapsed().saturating_sub(grace);
     if seat.clock.charge(spent) == Charge::Flagged {
+        // To the microsecond: whole milliseconds can read `took 500 ms, allowed 500 ms`.
         return Err(Forfeit::new(
             Termination::Timeout,
             format!(
-                "took {} ms, allowed {} ms",
-                spent.as_millis(),
+                "took {:.3} ms, allowed {} ms",
+                spent.as_secs_f64() * 1000.0,
                 allowed.as_millis()
             ),
         ));
     }
+    seat.last_answer = Some(reply.clone());
     // UGI's `bestmove resign` (no game's notation has such a move): a loss, not a forfeit. After the
     // clock's check: a resignation that comes too late is a timeout.
     if matches!(seat.bot.protocol, ProtocolKind::Ugi) && reply == "resign" {

@@ -138,6 +138,20 @@ const CASES: &[Case] = &[
         "two answers to one go",
     ),
     case(
+        "two-answers-apart",
+        "\"--two-answers-apart-on-move\", \"2\"",
+        "",
+        "protocol",
+        "two answers to one go",
+    ),
+    case(
+        "late-bestmove",
+        "\"--bestmove-after-readyok\"",
+        "",
+        "protocol",
+        "\"bestmove 4\" before its first go",
+    ),
+    case(
         "grandchild",
         "\"--spawn-child\", \"--crash-on-move\", \"2\"",
         "",
@@ -632,11 +646,268 @@ fn a_config_asking_for_a_sandbox_the_machine_lacks_fails_before_any_game() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains("sandbox = \"bubblewrap\" needs bwrap, which is not on PATH"),
+        err.contains("this machine cannot isolate them: bwrap is not on PATH")
+            && err.contains("apt-get install bubblewrap"),
         "{err}"
     );
     let csv = tmp.path().join("results/nobox/games.csv");
     assert!(!csv.exists(), "a game was recorded");
+}
+
+/// A config with a bot given as a command and no `sandbox` key: isolated by default, so a machine
+/// without bubblewrap refuses it before any game, saying how to install it or how to opt out; with
+/// `sandbox = "none"` it runs, with a warning.
+#[test]
+fn an_executable_is_isolated_by_default_and_runs_unisolated_only_when_the_config_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = format!(
+        "name = \"plain\"\ngames_per_pair = 2\n[game]\nname = \"tictactoe\"\n\
+         [time_control]\ntime_ms = 10000\n\
+         [[bots]]\nname = \"exe\"\ncommand = {:?}\nargs = [\"bot\", \"random\"]\n\
+         [[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
+        env!("CARGO_BIN_EXE_arena")
+    );
+    let path = write_config(tmp.path(), "plain", &base);
+    let no_bwrap = [("PATH", tmp.path().display().to_string())];
+    let env: Vec<(&str, &str)> = no_bwrap.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let out = common::run_env(tmp.path(), &path, &env);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for words in [
+        "bots exe must run isolated",
+        "the default for a bot given as a command",
+        "bwrap is not on PATH",
+        "apt-get install bubblewrap",
+        "sandbox = \"none\"",
+    ] {
+        assert!(err.contains(words), "{words:?} not in {err}");
+    }
+    assert!(!tmp.path().join("results/plain/games.csv").exists());
+    // Opting out runs, and says what it costs.
+    let path = write_config(
+        tmp.path(),
+        "plain",
+        &base.replace(
+            "games_per_pair = 2\n",
+            "games_per_pair = 2\nsandbox = \"none\"\n",
+        ),
+    );
+    let out = common::run_env(tmp.path(), &path, &env);
+    assert!(out.status.success(), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: sandbox = \"none\": bots exe run unisolated"),
+        "{err}"
+    );
+    assert_eq!(games(tmp.path(), "plain").len(), 2);
+}
+
+/// The hostile bots of `docs/reliability.md`: each attacks once, on its first move, then plays on as a
+/// random player. `--attack` as the faulty bot's CLI takes it.
+const ATTACKS: &[(&str, &str)] = &[
+    ("killer", "kill-opponent"),
+    ("stopper", "stop-opponent"),
+    ("freezer", "stop-arena"),
+    ("forger", "forge-results"),
+    ("snoop", "read-environ:ARENA_TEST_SECRET_7f3a"),
+    ("caller", "connect-socket:SOCKET"),
+    ("hoarder", "shm-flood:32"),
+];
+
+/// Runs `arena run <config>` with `env` added, killing it (and failing) if it has not finished within
+/// `secs` seconds: a bot that stopped the arena must fail the test, not hang it.
+fn run_within(dir: &Path, config: &Path, env: &[(&str, &str)], secs: u64) -> std::process::Output {
+    let mut cmd = common::arena();
+    cmd.arg("run")
+        .arg(config)
+        .arg("--results")
+        .arg(dir.join("results"))
+        .arg("--no-progress")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().unwrap();
+    let pid = child.id();
+    let watchdog = std::thread::spawn(move || {
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_secs(secs) {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            if is_dead(pid) {
+                return false;
+            }
+        }
+        // Thaw it first: a stopped process does not die of SIGKILL until it runs.
+        let _ = std::process::Command::new("kill")
+            .args(["-CONT", &pid.to_string()])
+            .status();
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+        true
+    });
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        !watchdog.join().unwrap(),
+        "the arena did not finish within {secs} s: {}",
+        text(&out)
+    );
+    out
+}
+
+#[test]
+fn under_the_default_config_hostile_bots_harm_neither_their_opponents_nor_the_arena_nor_the_results(
+) {
+    if let Some(why) = bubblewrap_missing() {
+        eprintln!("skipped: bubblewrap cannot run here ({why}); CI installs it");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // A host Unix socket the caller is told about, under a folder the bot is not shown.
+    let socket = tmp.path().join("host.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let shm_before: Vec<_> = shm_files();
+    let mut config = String::from(
+        "name = \"hostile\"\nformat = \"gauntlet\"\ngames_per_pair = 2\nseed = 3\nconcurrency = 2\n\
+         [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 20000\nstartup_ms = 10000\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n",
+    );
+    for (name, attack) in ATTACKS {
+        let attack = attack.replace("SOCKET", &socket.display().to_string());
+        config.push_str(&format!(
+            "[[bots]]\nname = \"{name}\"\ncommand = {:?}\n\
+             args = [\"bot\", \"faulty\", \"--attack\", {attack:?}]\n",
+            env!("CARGO_BIN_EXE_arena")
+        ));
+    }
+    let path = write_config(tmp.path(), "hostile", &config);
+    let out = run_within(tmp.path(), &path, &[("ARENA_TEST_SECRET_7f3a", "1")], 120);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warning"),
+        "{}",
+        text(&out)
+    );
+    let recorded = games(tmp.path(), "hostile");
+    assert_eq!(recorded.len(), 2 * ATTACKS.len(), "{}", text(&out));
+    // Every game played to its end by the rules: no one was killed, stopped or blamed.
+    for g in &recorded {
+        assert_eq!(g.termination.as_str(), "normal", "{g:?}");
+    }
+    // Each attack ran, and found nothing to act on.
+    let expected = [
+        ("killer", "kill-opponent: no target found"),
+        ("stopper", "stop-opponent: no target found"),
+        ("freezer", "stop-arena: no target found"),
+        ("forger", "forge-results: no games.csv found"),
+        ("snoop", "read-environ: not found"),
+        ("caller", "connect-socket: refused"),
+        // It may fill its own /dev/shm, which is gone with its namespace.
+        ("hoarder", "shm-flood: wrote 32 MiB"),
+    ];
+    for g in &recorded {
+        let (side, bot) = if g.first == "random" {
+            ("second", &g.second)
+        } else {
+            ("first", &g.first)
+        };
+        let stderr = std::fs::read_to_string(
+            tmp.path()
+                .join(format!("results/hostile/logs/{}-{side}-{bot}.stderr", g.id)),
+        )
+        .unwrap_or_default();
+        let want = expected.iter().find(|(b, _)| b == bot).unwrap().1;
+        assert!(stderr.contains(want), "{bot}: {want:?} not in {stderr:?}");
+    }
+    // Nothing reached the host's socket, and nothing is left in the host's /dev/shm.
+    assert!(
+        listener.accept().is_err(),
+        "a bot connected to the host's socket"
+    );
+    assert_eq!(shm_files(), shm_before);
+    // The results read back, re-refereed, as they were played.
+    let report = common::arena()
+        .arg("report")
+        .arg(tmp.path().join("results/hostile"))
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", text(&report));
+}
+
+/// The names of the files in the host's `/dev/shm` that a `faulty` bot writes.
+fn shm_files() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir("/dev/shm")
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("faulty-"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The control: with `sandbox = "none"` the same forger reaches `games.csv` and turns a result around,
+/// and the arena refuses the edited folder when it reads it back (on resume and in `arena report`),
+/// naming the game and the line.
+#[test]
+fn unisolated_a_forger_rewrites_games_csv_and_the_arena_refuses_the_forged_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = format!(
+        "name = \"forged\"\ngames_per_pair = 6\nseed = 3\nconcurrency = 1\nsandbox = \"none\"\n\
+         [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 20000\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n\
+         [[bots]]\nname = \"forger\"\ncommand = {:?}\ndir = {:?}\n\
+         args = [\"bot\", \"faulty\", \"--attack\", \"forge-results\"]\n",
+        env!("CARGO_BIN_EXE_arena"),
+        tmp.path().display().to_string()
+    );
+    let path = write_config(tmp.path(), "forged", &config);
+    let out = run_within(tmp.path(), &path, &[], 120);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("warning: sandbox = \"none\""),
+        "{}",
+        text(&out)
+    );
+    let logs = tmp.path().join("results/forged/logs");
+    let forged = std::fs::read_dir(&logs)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".stderr"))
+        .any(|e| {
+            std::fs::read_to_string(e.path())
+                .unwrap_or_default()
+                .contains("forge-results: forged")
+        });
+    assert!(
+        forged,
+        "the unisolated forger never reached games.csv: {}",
+        text(&out)
+    );
+    for args in [
+        vec![
+            "report".to_string(),
+            tmp.path().join("results/forged").display().to_string(),
+        ],
+        vec![
+            "run".to_string(),
+            path.display().to_string(),
+            "--results".to_string(),
+            tmp.path().join("results").display().to_string(),
+        ],
+    ] {
+        let again = common::arena().args(&args).output().unwrap();
+        assert!(!again.status.success(), "{args:?}: {}", text(&again));
+        let err = String::from_utf8_lossy(&again.stderr);
+        assert!(
+            err.contains("games.csv: line ")
+                && err.contains("the row does not follow from its moves"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -236,19 +236,18 @@ fn a_codecup_bot_s_start_up_is_not_charged_to_its_first_move() {
     let script = tmp.path().join("slow-start.sh");
     std::fs::write(
         &script,
-        format!(
-            "#!/bin/sh\nsleep 1\nexec {:?} bot random --codecup \"connect4 7 6\"\n",
-            env!("CARGO_BIN_EXE_arena")
-        ),
+        format!("#!/bin/sh\nsleep 1\nexec \"$1\" bot random --codecup \"connect4 7 6\"\n"),
     )
     .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     let config = format!(
         "name = \"slowstart\"\ngames_per_pair = 2\nseed = 1\nconcurrency = 1\n[game]\nname = \"connect4\"\n\
          [time_control]\nmax_move_ms = 500\nstartup_ms = 10000\n\
-         [[bots]]\nname = \"slow\"\ncommand = {:?}\nprotocol = \"codecup\"\n\
+         [[bots]]\nname = \"slow\"\ncommand = {:?}\nargs = [{:?}]\nprotocol = \"codecup\"\n\
          [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n",
-        script.display().to_string()
+        script.display().to_string(),
+        // The program the script runs, named in its args so that the sandbox shows it.
+        env!("CARGO_BIN_EXE_arena")
     );
     let path = write_config(tmp.path(), "slowstart", &config);
     let out = run(tmp.path(), &path, &[]);

@@ -140,8 +140,7 @@ fn paths_in_a_config_are_relative_to_its_folder_wherever_the_arena_starts() {
     std::fs::write(
         &script,
         format!(
-            "#!/bin/sh\n[ -f ./marker ] || {{ echo 'not in my dir' >&2; exit 9; }}\nexec {:?} bot random\n",
-            env!("CARGO_BIN_EXE_arena")
+            "#!/bin/sh\n[ -f ./marker ] || {{ echo 'not in my dir' >&2; exit 9; }}\nexec \"$1\" bot random\n"
         ),
     )
     .unwrap();
@@ -150,7 +149,11 @@ fn paths_in_a_config_are_relative_to_its_folder_wherever_the_arena_starts() {
     std::fs::write(conf_dir.join("books/ttt.txt"), "b2\nb2 a1\n").unwrap();
     let config = BASE.replace(
         "name = \"a\"\nbuiltin = \"random\"",
-        "name = \"a\"\ncommand = \"bots/mine/run.sh\"\ndir = \"bots/mine\"",
+        // The program the script runs is named in its args, so that the default sandbox shows it.
+        &format!(
+            "name = \"a\"\ncommand = \"bots/mine/run.sh\"\ndir = \"bots/mine\"\nargs = [{:?}]",
+            env!("CARGO_BIN_EXE_arena")
+        ),
     ) + "[openings]\nfile = \"books/ttt.txt\"\n";
     let path = write_config(
         &conf_dir,

@@ -9,8 +9,17 @@ use std::path::{Path, PathBuf};
 use arena::record::{GameRecord, GameResult, Termination};
 use common::{arena, text};
 
-/// Game `id` of pair `pair` in a Connect Four 7×6 folder.
+/// Game `id` of pair `pair` in a Connect Four 7×6 folder, with moves that give `result` (the arena
+/// re-referees every row it reads): the winner's four in column 4, or a draw adjudicated at once.
 fn game(id: &str, pair: u32, first: &str, second: &str, result: GameResult) -> GameRecord {
+    let (moves, termination): (&[&str], _) = match result {
+        GameResult::FirstWins => (&["4", "5", "4", "5", "4", "5", "4"], Termination::Normal),
+        GameResult::SecondWins => (
+            &["1", "4", "1", "4", "2", "4", "2", "4"],
+            Termination::Normal,
+        ),
+        GameResult::Draw => (&[], Termination::Adjudicated),
+    };
     GameRecord {
         id: id.into(),
         round: 1,
@@ -20,18 +29,16 @@ fn game(id: &str, pair: u32, first: &str, second: &str, result: GameResult) -> G
         first: first.into(),
         second: second.into(),
         result,
-        termination: Termination::Normal,
+        termination,
         detail: String::new(),
-        plies: 7,
+        plies: moves.len() as u32,
         score: None,
         time_ms: [0, 0],
         time_control: ["1000+0".into(), "1000+0".into()],
         move_ms: vec![],
         opening: vec![],
         setup: Default::default(),
-        moves: ["4", "5", "4", "5", "4", "5", "4"]
-            .map(String::from)
-            .to_vec(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
         seed: 1,
         date: String::new(),
     }
@@ -184,7 +191,11 @@ fn several_folders_are_rated_together_and_other_games_refused() {
     for g in &mut other {
         g.game = "tictactoe".into();
         g.variant = "3 3 3".into();
-        g.moves = vec!["b2".into()];
+        if !g.moves.is_empty() {
+            // The first player's column a.
+            g.moves = ["a1", "b1", "a2", "b2", "a3"].map(String::from).to_vec();
+            g.plies = 5;
+        }
     }
     let c = folder(tmp.path(), "ttt", &other);
     let (ok, out) = ratings(&[a.to_str().unwrap(), c.to_str().unwrap()]);

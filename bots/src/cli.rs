@@ -84,6 +84,9 @@ pub struct BotArgs {
     /// faulty: answer this move's go twice.
     #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
     pub two_answers_on_move: Option<u32>,
+    /// faulty: answer this move's go twice, each answer written and flushed on its own, then play on.
+    #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
+    pub two_answers_apart_on_move: Option<u32>,
     /// faulty: allocate memory without end on this move.
     #[arg(long, value_name = "N", help_heading = "Faults (faulty only)")]
     pub eat_memory_on_move: Option<u32>,
@@ -132,6 +135,14 @@ pub struct BotArgs {
     /// faulty: answer the first setoption with a bestmove (before readyok).
     #[arg(long, help_heading = "Faults (faulty only)")]
     pub bestmove_before_readyok: bool,
+    /// faulty: answer uginewgame (after readyok, before the first go) with a bestmove.
+    #[arg(long, help_heading = "Faults (faulty only)")]
+    pub bestmove_after_readyok: bool,
+    /// faulty: on its first go, attack its opponent, the arena or the results, report the outcome on
+    /// stderr, then play on: kill-opponent, stop-opponent, stop-arena, forge-results,
+    /// read-environ:TEXT, connect-socket:PATH, shm-flood:MB.
+    #[arg(long, value_name = "ATTACK", help_heading = "Faults (faulty only)")]
+    pub attack: Option<crate::faulty::Attack>,
     /// faulty: compute without end in a second thread (pondering on the opponent's time).
     #[arg(long, help_heading = "Faults (faulty only)")]
     pub ponder: bool,
@@ -177,6 +188,7 @@ impl BotArgs {
             (Fault::BadUtf8, self.bad_utf8_on_move),
             (Fault::CloseStdout, self.close_stdout_on_move),
             (Fault::TwoAnswers, self.two_answers_on_move),
+            (Fault::TwoAnswersApart, self.two_answers_apart_on_move),
             (Fault::EatMemory, self.eat_memory_on_move),
             (Fault::Fork(self.forks), self.fork_on_move),
             (Fault::BigFile(self.file_mb), self.big_file_on_move),
@@ -196,6 +208,8 @@ impl BotArgs {
             || self.daemon
             || self.ignore_sigterm
             || self.bestmove_before_readyok
+            || self.bestmove_after_readyok
+            || self.attack.is_some()
             || self.ponder
             || self.stderr_mb.is_some()
             || self.cpu_file.is_some()
@@ -298,6 +312,8 @@ fn run_faulty(args: &BotArgs) -> Result<(), String> {
     }
     let mut engine = FaultyEngine::new(args.fault(), args.delay_ms);
     engine.bestmove_before_readyok = args.bestmove_before_readyok;
+    engine.bestmove_after_readyok = args.bestmove_after_readyok;
+    engine.attack = args.attack.clone();
     engine.cpu_file = args.cpu_file.clone();
     drive(engine, args)
 }

@@ -108,7 +108,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let a = folder(tmp.path(), "a", &[game("g0001", 1, "x", "y")]);
         let mut other = game("g0001", 1, "x", "y");
-        other.variant = "9x9".to_string();
+        other.variant = "9 7".to_string();
         let b = folder(tmp.path(), "b", &[other]);
         let err = read_games(&[a, b]).unwrap_err().to_string();
         assert!(err.contains("one game and variant"), "{err}");

@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 pub mod combine;
 pub mod fingerprint;
 pub mod missing;
+pub mod verify;
 
 /// The file of a results folder that holds the absolute path of the config its `config.toml` was copied
 /// from, so the copy's relative paths (openings, bot commands) resolve as they did in the run.
@@ -230,11 +231,17 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
                 path.display()
             );
         }
-        out.push(
-            GameRecord::try_from(row)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| format!("{}: game {id}", path.display()))?,
-        );
+        let game = GameRecord::try_from(row)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("{}: game {id}", path.display()))?;
+        if let Err(why) = verify::verify(&game) {
+            bail!(
+                "{}: line {line}, game {id}: the row does not follow from its moves: {why} (edited \
+                 by hand or by a bot? restore the row, or start afresh with --fresh)",
+                path.display()
+            );
+        }
+        out.push(game);
     }
     Ok(out)
 }

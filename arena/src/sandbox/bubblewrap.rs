@@ -1,12 +1,39 @@
-//! The optional sandbox, `sandbox = "bubblewrap"`: the bot runs under Debian's `bwrap` in new
-//! namespaces (no network, its own process ids, IPC and host name), the whole system mounted read-only,
-//! an empty `/tmp` and an empty results folder of its own, its working directory a writable folder of its
-//! own under the run's folder (removed after the game), and a clean environment (`PATH`, `HOME` = that
-//! folder, `TMPDIR=/tmp`, `LANG=C.UTF-8`). Its command's folder and its `dir` stay visible, read-only.
-//! Options follow bubblewrap's manual, bwrap(1).
+//! The bubblewrap sandbox, on by default for every bot given as an executable (`sandbox = "bubblewrap"`,
+//! see [`crate::config::SandboxKind`]): the bot runs under Debian's `bwrap` in new namespaces (no
+//! network, so no abstract Unix sockets either; its own process ids, IPC, host name and cgroup view), and
+//! sees only:
+//!
+//! - the system folders, read-only ([`SYSTEM`]: `/usr`, `/etc` and the `/bin`, `/lib*` links or folders),
+//!   with `/etc/shadow` and `/etc/gshadow` covered;
+//! - its own folders, read-only: its command's folder, its `dir`, and every file or folder its `args`
+//!   name;
+//! - a writable folder of its own under the run's folder (removed after the game): its `HOME`, and its
+//!   working directory unless the config gives it a `dir` (then that, read-only);
+//! - a private `/tmp` and `/dev/shm` (tmpfs, each no larger than the bot's memory limit, whose pages the
+//!   memory cgroup counts; gone with the bot's namespace), a minimal `/dev` and its own `/proc`.
+//!
+//! Nothing else of the host exists inside: no `/run`, `/var`, `/home`, `/root`, `/sys`, no other bot's
+//! folder, no results folder, so no Unix socket of the host can be reached. bwrap itself is started with
+//! an empty environment (it is process 1 of the bot's pid namespace, whose `/proc/1/environ` the bot can
+//! read), and the bot gets a clean one: `PATH`, `HOME`, `TMPDIR=/tmp`, `LANG=C.UTF-8`. Options follow
+//! bubblewrap's manual, bwrap(1); `--size` needs bubblewrap 0.8 (Debian 12).
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+
+/// The system folders shown read-only inside the sandbox; `/bin`, `/sbin` and `/lib*` are symbolic links
+/// into `/usr` on a merged-`/usr` system (Debian 12), and are recreated as such.
+pub const SYSTEM: [&str; 8] = [
+    "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+
+/// Files under [`SYSTEM`] covered by an empty file: a bot run by root keeps uid 0 without capabilities,
+/// which still reads files that root owns.
+const SECRETS: [&str; 2] = ["/etc/shadow", "/etc/gshadow"];
+
+/// The `PATH` inside the sandbox; a `command` given without a `/` is looked up here first, so that it
+/// names a program the bot can see.
+pub const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// The `bwrap` executable, if one is on `PATH`.
 pub fn find() -> Option<PathBuf> {
@@ -16,14 +43,27 @@ pub fn find() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Whether `bwrap` can start a sandbox here (it needs user namespaces, or root): runs `true` in one.
+/// Whether `bwrap` can start a sandbox here (it needs user namespaces, or root) with the options the
+/// bots get: runs `true` in one.
 ///
 /// # Errors
 /// What bwrap said, in one line.
 pub fn works(bwrap: &Path) -> Result<(), String> {
+    let probe = std::env::temp_dir();
+    let args = command_line(
+        Path::new("/bin/true"),
+        &[],
+        &Folders {
+            work: &probe,
+            cwd: None,
+            hide: None,
+            visible: &[],
+            tmpfs_bytes: Some(1 << 20),
+        },
+    );
     let out = std::process::Command::new(bwrap)
-        .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/"])
-        .args(["--dev", "/dev", "--proc", "/proc", "--", "true"])
+        .args(&args)
+        .env_clear()
         .output()
         .map_err(|e| format!("{}: {e}", bwrap.display()))?;
     if out.status.success() {
@@ -38,43 +78,118 @@ pub fn works(bwrap: &Path) -> Result<(), String> {
     }
 }
 
+/// The folders of one sandboxed bot process.
+#[derive(Clone, Copy, Debug)]
+pub struct Folders<'a> {
+    /// Its writable folder (it must exist): its `HOME`, and its working directory unless `cwd` is given.
+    pub work: &'a Path,
+    /// Its working directory when the config gives one (`dir`, shown read-only among `visible`).
+    pub cwd: Option<&'a Path>,
+    /// The results folder, covered if a visible folder holds it.
+    pub hide: Option<&'a Path>,
+    /// Its own folders and files, shown read-only at their paths.
+    pub visible: &'a [PathBuf],
+    /// The size of its `/tmp` and of its `/dev/shm`, bytes each (`None`: tmpfs's default, half the RAM).
+    pub tmpfs_bytes: Option<u64>,
+}
+
+/// The folders and files a bot's launch needs to see, read-only: the program's folder (unless a system
+/// folder shows it already) and, for a symbolic link, its target's; its `dir`; and every argument that
+/// names an existing file or folder (taken relative to `dir`, else to the arena's working directory, as
+/// the process would), with the target of a link.
+pub fn visible(program: &Path, args: &[String], dir: Option<&Path>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut show = |p: PathBuf| {
+        let shown = SYSTEM.iter().any(|s| p.starts_with(s)) || out.iter().any(|o| p.starts_with(o));
+        if !shown {
+            out.push(p);
+        }
+    };
+    if let Some(dir) = dir {
+        show(dir.to_path_buf());
+    }
+    if let Some(parent) = program.parent() {
+        show(parent.to_path_buf());
+    }
+    // A symbolic link (`~/bin/mybot` → a build folder) runs its target, which must be seen too.
+    if let Some(parent) = std::fs::canonicalize(program)
+        .ok()
+        .filter(|real| real != program)
+        .and_then(|real| real.parent().map(Path::to_path_buf))
+    {
+        show(parent);
+    }
+    for a in args {
+        let p = Path::new(a);
+        let p = match dir {
+            Some(d) => d.join(p),
+            None => p.to_path_buf(),
+        };
+        if p.exists() {
+            if let Ok(abs) = std::path::absolute(&p) {
+                show(abs);
+            }
+            if let Ok(real) = std::fs::canonicalize(&p) {
+                show(real);
+            }
+        }
+    }
+    out
+}
+
 /// The command line that runs `program args` inside the sandbox: `bwrap <options> -- program args`.
-/// `work` is the bot's writable working directory (it must exist), `hide` the results folder to hide
-/// (the other bots' logs and work folders), `visible` the read-only folders to show again after `/tmp`
-/// and `hide` are covered (the command's folder, the bot's `dir`).
-pub fn command_line(
-    program: &Path,
-    args: &[String],
-    work: &Path,
-    hide: Option<&Path>,
-    visible: &[PathBuf],
-) -> Vec<OsString> {
+/// Mounts apply in order: the system, the bot's own folders, the cover over the results folder, then the
+/// working folder (which may lie under the covered folder).
+pub fn command_line(program: &Path, args: &[String], f: &Folders<'_>) -> Vec<OsString> {
     let mut a: Vec<OsString> = Vec::new();
-    let mut push = |items: &[&std::ffi::OsStr]| a.extend(items.iter().map(|s| s.to_os_string()));
+    let mut push = |items: &[&OsStr]| a.extend(items.iter().map(|s| s.to_os_string()));
     push(&["--unshare-all".as_ref(), "--die-with-parent".as_ref()]);
-    push(&["--ro-bind".as_ref(), "/".as_ref(), "/".as_ref()]);
+    for dir in SYSTEM {
+        let path = Path::new(dir);
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                if let Ok(target) = std::fs::read_link(path) {
+                    push(&["--symlink".as_ref(), target.as_os_str(), path.as_os_str()]);
+                }
+            }
+            Ok(m) if m.is_dir() => {
+                push(&["--ro-bind".as_ref(), path.as_os_str(), path.as_os_str()])
+            }
+            _ => {}
+        }
+    }
+    for secret in SECRETS {
+        if Path::new(secret).exists() {
+            push(&["--ro-bind".as_ref(), "/dev/null".as_ref(), secret.as_ref()]);
+        }
+    }
     push(&[
         "--dev".as_ref(),
         "/dev".as_ref(),
         "--proc".as_ref(),
         "/proc".as_ref(),
     ]);
-    push(&["--tmpfs".as_ref(), "/tmp".as_ref()]);
-    if let Some(h) = hide {
-        push(&["--tmpfs".as_ref(), h.as_os_str()]);
+    let size = f.tmpfs_bytes.map(|b| OsString::from(b.to_string()));
+    for tmp in ["/tmp", "/dev/shm"] {
+        if let Some(size) = &size {
+            push(&["--size".as_ref(), size.as_os_str()]);
+        }
+        push(&["--tmpfs".as_ref(), tmp.as_ref()]);
     }
-    for v in visible {
+    for v in f.visible {
         push(&["--ro-bind".as_ref(), v.as_os_str(), v.as_os_str()]);
     }
-    push(&["--bind".as_ref(), work.as_os_str(), work.as_os_str()]);
-    push(&["--chdir".as_ref(), work.as_os_str()]);
+    if let Some(h) = f
+        .hide
+        .filter(|h| f.visible.iter().any(|v| h.starts_with(v)))
+    {
+        push(&["--tmpfs".as_ref(), h.as_os_str()]);
+    }
+    push(&["--bind".as_ref(), f.work.as_os_str(), f.work.as_os_str()]);
+    push(&["--chdir".as_ref(), f.cwd.unwrap_or(f.work).as_os_str()]);
     push(&["--clearenv".as_ref()]);
-    push(&[
-        "--setenv".as_ref(),
-        "PATH".as_ref(),
-        "/usr/local/bin:/usr/bin:/bin".as_ref(),
-    ]);
-    push(&["--setenv".as_ref(), "HOME".as_ref(), work.as_os_str()]);
+    push(&["--setenv".as_ref(), "PATH".as_ref(), PATH.as_ref()]);
+    push(&["--setenv".as_ref(), "HOME".as_ref(), f.work.as_os_str()]);
     push(&["--setenv".as_ref(), "TMPDIR".as_ref(), "/tmp".as_ref()]);
     push(&["--setenv".as_ref(), "LANG".as_ref(), "C.UTF-8".as_ref()]);
     push(&["--".as_ref(), program.as_os_str()]);
@@ -86,28 +201,100 @@ pub fn command_line(
 mod tests {
     use super::*;
 
+    fn words(line: &[OsString]) -> Vec<String> {
+        line.iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect()
+    }
+
     #[test]
     fn the_command_runs_the_bot_last_with_its_folders_shown_after_the_covers() {
+        // A bot whose folder holds the results folder (`dir` the checkout, results under it).
+        let visible = [PathBuf::from("/r")];
         let line = command_line(
-            Path::new("/opt/bot/run"),
+            Path::new("/r/bots/run"),
             &["--level".into(), "3".into()],
-            Path::new("/r/t/sandbox/g1"),
-            Some(Path::new("/r")),
-            &[PathBuf::from("/opt/bot")],
+            &Folders {
+                work: Path::new("/r/t/sandbox/g1"),
+                cwd: None,
+                hide: Some(Path::new("/r/t")),
+                visible: &visible,
+                tmpfs_bytes: Some(1 << 30),
+            },
         );
-        let words: Vec<String> = line
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect();
+        let words = words(&line);
         let at = |w: &str| words.iter().position(|x| x == w).unwrap();
         assert_eq!(
             &words[words.len() - 4..],
-            ["--", "/opt/bot/run", "--level", "3"]
+            ["--", "/r/bots/run", "--level", "3"]
         );
-        // Mounts apply in order: the covers first, then what is shown again.
-        assert!(at("/tmp") < at("/opt/bot"));
-        assert!(at("/r") < at("/r/t/sandbox/g1"));
+        // The bot's folder is shown, then the results folder in it covered, then the work folder
+        // bound.
+        let cover = words
+            .windows(2)
+            .position(|w| w[0] == "--tmpfs" && w[1] == "/r/t")
+            .expect("the results folder is covered");
+        assert!(at("/r") < cover);
+        assert!(cover < at("/r/t/sandbox/g1"));
         assert!(words.contains(&"--unshare-all".to_string()));
         assert!(words.contains(&"--clearenv".to_string()));
+        // Never the whole host: no bind of `/`, none of /run, /var, /home or /tmp.
+        for (i, w) in words.iter().enumerate() {
+            if w == "--ro-bind" || w == "--bind" {
+                let src = &words[i + 1];
+                assert!(
+                    !["/", "/run", "/var", "/home", "/root", "/tmp"].contains(&src.as_str()),
+                    "{src} is shown"
+                );
+            }
+        }
+        // /tmp and /dev/shm are private and sized.
+        let sized: Vec<&str> = words
+            .windows(4)
+            .filter(|w| w[0] == "--size" && w[2] == "--tmpfs")
+            .map(|w| w[3].as_str())
+            .collect();
+        assert_eq!(sized, ["/tmp", "/dev/shm"]);
+    }
+
+    #[test]
+    fn the_results_folder_is_covered_only_when_a_shown_folder_holds_it() {
+        let line = command_line(
+            Path::new("/opt/bot/run"),
+            &[],
+            &Folders {
+                work: Path::new("/r/t/sandbox/g1"),
+                cwd: None,
+                hide: Some(Path::new("/r")),
+                visible: &[PathBuf::from("/opt/bot")],
+                tmpfs_bytes: None,
+            },
+        );
+        let words = words(&line);
+        assert!(!words.windows(2).any(|w| w[0] == "--tmpfs" && w[1] == "/r"));
+        assert!(!words.contains(&"--size".to_string()));
+    }
+
+    #[test]
+    fn a_bot_sees_its_command_folder_its_dir_and_the_files_its_args_name() {
+        let tmp = std::env::temp_dir().join(format!("arena-visible-{}", std::process::id()));
+        std::fs::create_dir_all(tmp.join("bot")).unwrap();
+        std::fs::write(tmp.join("bot/net.bin"), b"").unwrap();
+        let script = tmp.join("script.py");
+        std::fs::write(&script, b"").unwrap();
+        let seen = visible(
+            Path::new("/usr/bin/python3"),
+            &[
+                script.display().to_string(),
+                "--depth".into(),
+                "3".into(),
+                "net.bin".into(),
+            ],
+            Some(&tmp.join("bot")),
+        );
+        // python3 lies in a system folder; the script by its absolute path; net.bin inside dir is
+        // already shown with it.
+        assert_eq!(seen, vec![tmp.join("bot"), script]);
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

@@ -9,8 +9,8 @@
 //! hierarchy per machine. Files and semantics: the kernel's `Documentation/admin-guide/cgroup-v2.rst`
 //! and `cgroup-v1/{memory,pids,freezer-subsystem}.rst`.
 //!
-//! Layout: `<parent>/arena-<pid>/` per arena process (no processes of its own, so controllers can be
-//! enabled below it), `<parent>/arena-<pid>/<n>-<bot>/` per bot process, where `<parent>` is the arena's
+//! Layout: `<parent>/arena-<pid>-<start>/` per arena process (no processes of its own, so controllers can be
+//! enabled below it), `<parent>/arena-<pid>-<start>/<n>-<bot>/` per bot process, where `<parent>` is the arena's
 //! own cgroup, or the hierarchy's root if only that one is writable (root on a systemd machine).
 //! Folders of arenas that died without cleaning up (SIGKILL) are emptied and removed by the next arena.
 
@@ -33,7 +33,7 @@ pub enum Version {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Place {
     pub version: Version,
-    /// `…/arena-<pid>`: the folder under which each bot gets its own.
+    /// `…/arena-<pid>-<start>`: the folder under which each bot gets its own.
     pub run_dir: PathBuf,
 }
 
@@ -150,9 +150,40 @@ fn keyed(path: &Path, key: &str) -> Option<u64> {
     })
 }
 
-/// The name of an arena's run folder.
+/// The name of an arena's run folder: `arena-<pid>-<start>`, `<start>` the process's start time (clock
+/// ticks after boot, field 22 of `/proc/<pid>/stat`), so that a dead arena's folder is not taken for a
+/// live one when another process reuses its pid.
 fn run_name(pid: u32) -> String {
-    format!("arena-{pid}")
+    match start_time(pid) {
+        Some(start) => format!("arena-{pid}-{start}"),
+        None => format!("arena-{pid}"),
+    }
+}
+
+/// The start time of process `pid`, clock ticks after boot; `None` if it is gone.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces and parentheses: count from the last `)`.
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(19)?
+        .parse()
+        .ok()
+}
+
+/// Whether the arena that made run folder `name` (`arena-<pid>[-<start>]`) still runs: its pid is live
+/// and, where the name records it, with the same start time. `None` for a folder that is not a run's.
+fn run_is_live(name: &str) -> Option<bool> {
+    let rest = name.strip_prefix("arena-")?;
+    let (pid, start) = match rest.split_once('-') {
+        Some((p, s)) => (p.parse::<u32>().ok()?, Some(s.parse::<u64>().ok()?)),
+        None => (rest.parse::<u32>().ok()?, None),
+    };
+    Some(match start {
+        Some(start) => start_time(pid) == Some(start),
+        None => Path::new(&format!("/proc/{pid}")).exists(),
+    })
 }
 
 /// Empties and removes the run folders of arenas that are no longer running under `parent` (left by an
@@ -163,14 +194,7 @@ fn sweep_stale(parent: &Path, version: Version) {
     };
     for e in entries.flatten() {
         let name = e.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("arena-"))
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if Path::new(&format!("/proc/{pid}")).exists() {
+        if name.to_str().and_then(run_is_live) != Some(false) {
             continue;
         }
         let dir = e.path();
@@ -579,6 +603,24 @@ impl BotCgroup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_folder_is_live_only_while_its_arena_runs_with_the_same_start_time() {
+        let me = std::process::id();
+        let name = run_name(me);
+        assert_eq!(run_is_live(&name), Some(true), "{name}");
+        // The same pid with another start time: a reused pid, so the folder is stale.
+        let start = start_time(me).unwrap();
+        assert_eq!(
+            run_is_live(&format!("arena-{me}-{}", start + 1)),
+            Some(false)
+        );
+        // The old name without a start time still reads by the pid alone.
+        assert_eq!(run_is_live(&format!("arena-{me}")), Some(true));
+        assert_eq!(run_is_live("arena-4194304-1"), Some(false));
+        assert_eq!(run_is_live("not-a-run"), None);
+        assert_eq!(run_is_live("arena-x"), None);
+    }
 
     #[test]
     fn mountinfo_escapes_are_undone() {

@@ -95,23 +95,36 @@ impl Containment {
         self.cgroups.pids.is_some() || !self.root
     }
 
-    /// Checks that this machine can contain `plan`'s bots as the plan asks, before any game.
+    /// Checks that this machine can contain `plan`'s bots as the plan asks, before any game, and prints
+    /// [`Containment::warning`] to stderr when the config turned isolation off.
     ///
     /// # Errors
-    /// One line naming the missing layer: a bubblewrap sandbox without a working `bwrap`, or a process
-    /// limit the config sets explicitly that neither a pids cgroup nor `RLIMIT_NPROC` can enforce (root
-    /// without a pids controller).
+    /// One line naming the missing layer and how to get it: a sandboxed bot (every executable by default)
+    /// without a working `bwrap`, or a process limit the config sets explicitly that neither a pids cgroup
+    /// nor `RLIMIT_NPROC` can enforce (root without a pids controller).
     pub fn check(&self, plan: &Plan, explicit_processes: bool) -> Result<(), String> {
-        if plan
+        let boxed: Vec<&str> = plan
             .bots
             .iter()
-            .any(|b| b.sandbox == SandboxKind::Bubblewrap)
-        {
-            let bwrap = self.bwrap.as_ref().ok_or(
-                "sandbox = \"bubblewrap\" needs bwrap, which is not on PATH (Debian: apt-get install \
-                 bubblewrap)",
-            )?;
-            bubblewrap::works(bwrap).map_err(|e| format!("sandbox = \"bubblewrap\": {e}"))?;
+            .filter(|b| b.sandbox == SandboxKind::Bubblewrap)
+            .map(|b| b.name.as_str())
+            .collect();
+        if !boxed.is_empty() {
+            let usable = match &self.bwrap {
+                None => Err("bwrap is not on PATH".to_string()),
+                Some(bwrap) => bubblewrap::works(bwrap),
+            };
+            if let Err(why) = usable {
+                return Err(format!(
+                    "bots {} must run isolated (sandbox = \"bubblewrap\", the default for a bot given \
+                     as a command), and this machine cannot isolate them: {why}. Install bubblewrap \
+                     (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and \
+                     allow user namespaces or run as root; or set sandbox = \"none\" in the config to \
+                     run them unisolated (they can then harm each other and the results). `arena doctor` \
+                     shows the layers",
+                    boxed.join(", ")
+                ));
+            }
         }
         if explicit_processes
             && plan.bots.iter().any(|b| b.limits.processes.is_some())
@@ -124,7 +137,28 @@ impl Containment {
                     .into(),
             );
         }
+        if let Some(w) = Containment::warning(plan) {
+            crate::errln!("{w}");
+        }
         Ok(())
+    }
+
+    /// The warning for a plan whose config turned isolation off (`sandbox = "none"`) for bots given as
+    /// commands; `None` when every such bot is sandboxed.
+    pub fn warning(plan: &Plan) -> Option<String> {
+        let bare: Vec<&str> = plan
+            .bots
+            .iter()
+            .filter(|b| !b.builtin && b.sandbox == SandboxKind::None)
+            .map(|b| b.name.as_str())
+            .collect();
+        (!bare.is_empty()).then(|| {
+            format!(
+                "warning: sandbox = \"none\": bots {} run unisolated: they can signal each other and the \
+                 arena, read each other's files and the arena's environment, and write into the results",
+                bare.join(", ")
+            )
+        })
     }
 
     /// A jail for one process of `bot`: its cgroups (named `<n>-<label>`), its rlimits, and for a
@@ -271,15 +305,30 @@ impl Containment {
             s,
             "  parent-death signal:             yes (a bot's main process dies with the arena)"
         );
+        let bwrap = match &self.bwrap {
+            Some(b) => bubblewrap::works(b).map(|()| b.display().to_string()),
+            None => Err("not installed (Debian: apt-get install bubblewrap)".into()),
+        };
         let _ = writeln!(
             s,
             "  bubblewrap sandbox:              {}",
-            match &self.bwrap {
-                Some(b) => match bubblewrap::works(b) {
-                    Ok(()) => format!("available ({})", b.display()),
-                    Err(e) => format!("NOT usable: {e}"),
-                },
-                None => "not installed (Debian: apt-get install bubblewrap)".into(),
+            match &bwrap {
+                Ok(b) => format!("available ({b})"),
+                Err(e) => format!("NOT usable: {e}"),
+            }
+        );
+        let _ = writeln!(
+            s,
+            "  bots isolated from each other:   {}",
+            match &bwrap {
+                Ok(_) =>
+                    "yes: each bot given as a command runs in its own bubblewrap sandbox (the \
+                          default; built-in bots run unsandboxed)"
+                        .to_string(),
+                Err(_) =>
+                    "NO: `arena run` refuses a config with a bot given as a command unless it sets \
+                           sandbox = \"none\" (bots can then harm each other and the results)"
+                        .to_string(),
             }
         );
         let _ = writeln!(
@@ -334,6 +383,8 @@ pub struct Exec {
     pub program: PathBuf,
     pub args: Vec<OsString>,
     pub dir: Option<PathBuf>,
+    /// Start the program with an empty environment (bwrap, which the bot could read as its pid 1).
+    pub clear_env: bool,
 }
 
 impl Jail {
@@ -358,23 +409,26 @@ impl Jail {
                 program: launch.program.clone(),
                 args: launch.args.iter().map(OsString::from).collect(),
                 dir: launch.dir.clone(),
+                clear_env: false,
             },
             Some(sb) => {
-                let mut visible: Vec<PathBuf> = Vec::new();
-                if let Some(parent) = launch.program.parent() {
-                    visible.push(parent.to_path_buf());
-                }
-                visible.extend(launch.dir.iter().cloned());
+                let visible =
+                    bubblewrap::visible(&launch.program, &launch.args, launch.dir.as_deref());
                 Exec {
                     program: sb.bwrap.clone(),
                     args: bubblewrap::command_line(
                         &launch.program,
                         &launch.args,
-                        &sb.work,
-                        sb.hide.as_deref(),
-                        &visible,
+                        &bubblewrap::Folders {
+                            work: &sb.work,
+                            cwd: launch.dir.as_deref(),
+                            hide: sb.hide.as_deref(),
+                            visible: &visible,
+                            tmpfs_bytes: self.limits.memory_bytes(),
+                        },
                     ),
                     dir: Some(sb.work.clone()),
+                    clear_env: true,
                 }
             }
         }

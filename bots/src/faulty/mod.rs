@@ -13,6 +13,10 @@ use games::{Game, GameSpec};
 use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 use crate::random::RandomEngine;
 
+pub mod attack;
+
+pub use attack::Attack;
+
 /// How the bot fails, and on which of its own moves (1 = its first `go`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
@@ -45,6 +49,9 @@ pub enum Fault {
     CloseStdout,
     /// Answer one `go` twice, both answers in one write.
     TwoAnswers,
+    /// Answer one `go` twice, each answer written and flushed on its own (as a Python or C bot that
+    /// prints twice does), then play on.
+    TwoAnswersApart,
     /// Allocate and touch memory without end, 16 MiB at a time.
     EatMemory,
     /// Fork this many children (each sleeps); exit with status 3 when a fork is refused.
@@ -68,6 +75,10 @@ pub struct FaultyEngine {
     pub bestmove_before_readyok: bool,
     /// Append the process's CPU time, ms (all threads), to this file at every `go`.
     pub cpu_file: Option<std::path::PathBuf>,
+    /// Answer `uginewgame` (after `readyok`, before the first `go`) with a `bestmove`.
+    pub bestmove_after_readyok: bool,
+    /// The attack it makes on its first `go`, before playing on.
+    pub attack: Option<Attack>,
     moves: u32,
 }
 
@@ -80,6 +91,8 @@ impl FaultyEngine {
             delay_ms,
             bestmove_before_readyok: false,
             cpu_file: None,
+            bestmove_after_readyok: false,
+            attack: None,
             moves: 0,
         }
     }
@@ -144,6 +157,15 @@ impl Engine for FaultyEngine {
         self.random.set_option(name, value)
     }
 
+    fn new_game(&mut self) {
+        if self.bestmove_after_readyok {
+            // Column 4 in Connect Four: legal in the empty position, so a referee without a sync
+            // point would take it for the first move.
+            raw("bestmove 4\n");
+        }
+        self.random.new_game();
+    }
+
     fn choose<G: Game>(
         &mut self,
         pos: &G,
@@ -151,6 +173,11 @@ impl Engine for FaultyEngine {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
         self.moves += 1;
+        if self.moves == 1 {
+            if let Some(attack) = &self.attack {
+                attack.run();
+            }
+        }
         if let Some(path) = &self.cpu_file {
             if let Ok(mut f) = std::fs::OpenOptions::new()
                 .create(true)
@@ -207,6 +234,13 @@ impl Engine for FaultyEngine {
                     let (a, b) = (legal[0], legal[legal.len() - 1]);
                     raw(&format!("bestmove {a}\nbestmove {b}\n"));
                     hang()
+                }
+                Fault::TwoAnswersApart => {
+                    // The first answer now, flushed; the second is the engine's own answer below,
+                    // another move, written and flushed by the protocol loop.
+                    let legal = pos.legal_moves();
+                    raw(&format!("bestmove {}\n", legal[legal.len() - 1]));
+                    return Some(legal[0]);
                 }
                 Fault::EatMemory => eat_memory(),
                 Fault::Fork(n) => fork_children(n),

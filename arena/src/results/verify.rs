@@ -1,0 +1,226 @@
+//! Re-refereeing a recorded game: its moves replayed by the rules from its start, and its result, ending
+//! and score checked against the position they reach. Every reader of `games.csv` runs it
+//! ([`super::read_games_csv`]), so `arena run` (on resume), `report`, `ratings` and `merge` refuse a row
+//! that a bot or a person edited to change a result, however well-formed the row is.
+//!
+//! What follows from the moves:
+//! - `normal` and `ground`: the game is over after them, with that result (and `ground` is the last move);
+//! - `adjudicated`: the game is not over; the result is the score's (Dots) or a draw;
+//! - a forfeit or `resign`: the game is not over, and the loser is the side to move after the recorded
+//!   moves (a bot forfeits when it is asked for a move, and its faulty answer is not recorded), or either
+//!   side before either has moved (the handshake);
+//! - the score (Dots) is the position's, and `plies` the number of moves.
+
+use games::{Game, GameSpec, GameVisitor, Player};
+
+use crate::record::{GameRecord, GameResult, Termination};
+
+/// Replays `record`'s moves and checks its result, termination and score against them.
+///
+/// # Errors
+/// One sentence saying what does not follow from the moves (the caller adds the file, line and game).
+pub fn verify(record: &GameRecord) -> Result<(), String> {
+    let spec: GameSpec = format!("{} {}", record.game, record.variant)
+        .parse()
+        .map_err(|e| format!("game {} {}: {e}", record.game, record.variant))?;
+    spec.visit_with_setup(&record.setup, Replay { record })
+        .map_err(|e| format!("setup {}: {e}", record.setup))?
+}
+
+struct Replay<'a> {
+    record: &'a GameRecord,
+}
+
+impl GameVisitor for Replay<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: Game>(self, mut pos: G) -> Result<(), String> {
+        let r = self.record;
+        if r.plies as usize != r.moves.len() {
+            return Err(format!(
+                "plies {} but {} moves recorded",
+                r.plies,
+                r.moves.len()
+            ));
+        }
+        if !r.moves.starts_with(&r.opening) {
+            return Err("the moves do not start with the opening".into());
+        }
+        for (i, text) in r.moves.iter().enumerate() {
+            if pos.outcome().is_some() {
+                return Err(format!(
+                    "the game was over after {i} plies, and {} more moves follow",
+                    r.moves.len() - i
+                ));
+            }
+            let m: G::Move = text
+                .parse()
+                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            pos.play(m)
+                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        }
+        if r.score != pos.score() {
+            return Err(format!(
+                "score {} but the moves give {}",
+                score_text(r.score),
+                score_text(pos.score())
+            ));
+        }
+        let outcome = pos.outcome();
+        let claimed = format!("{} {}", r.result, r.termination);
+        match r.termination {
+            Termination::Normal | Termination::Ground => {
+                let Some(outcome) = outcome else {
+                    return Err(format!(
+                        "{claimed}, but the game is not over after its {} moves",
+                        r.moves.len()
+                    ));
+                };
+                let result = GameResult::from_winner(outcome.winner());
+                if result != r.result {
+                    return Err(format!("{claimed}, but the moves end it {result}"));
+                }
+                let grounded = r.moves.last().map(String::as_str) == Some("ground");
+                if grounded != (r.termination == Termination::Ground) {
+                    return Err(format!(
+                        "{claimed}, but the last move is {}",
+                        r.moves.last().map_or("none", String::as_str)
+                    ));
+                }
+            }
+            Termination::Adjudicated => {
+                if outcome.is_some() {
+                    return Err(format!(
+                        "{claimed}, but the moves end the game by the rules"
+                    ));
+                }
+                let result = match pos.score() {
+                    Some([x, y]) => GameResult::from_winner(match x.cmp(&y) {
+                        std::cmp::Ordering::Greater => Some(Player::First),
+                        std::cmp::Ordering::Less => Some(Player::Second),
+                        std::cmp::Ordering::Equal => None,
+                    }),
+                    None => GameResult::Draw,
+                };
+                if result != r.result {
+                    return Err(format!("{claimed}, but the adjudication gives {result}"));
+                }
+            }
+            Termination::Resign
+            | Termination::Timeout
+            | Termination::Crash
+            | Termination::Illegal
+            | Termination::Protocol
+            | Termination::Limit => {
+                if outcome.is_some() {
+                    return Err(format!(
+                        "{claimed}, but the moves end the game by the rules"
+                    ));
+                }
+                let loser = match r.result {
+                    GameResult::FirstWins => Player::Second,
+                    GameResult::SecondWins => Player::First,
+                    GameResult::Draw => {
+                        return Err(format!("{claimed}: a forfeit or resignation is no draw"))
+                    }
+                };
+                let handshake = r.moves.len() == r.opening.len();
+                if !handshake && loser != pos.turn() {
+                    return Err(format!(
+                        "{claimed}: the {} player lost by {}, but the {} player was to move",
+                        side(loser),
+                        r.termination,
+                        side(pos.turn())
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn side(p: Player) -> &'static str {
+    match p {
+        Player::First => "first",
+        Player::Second => "second",
+    }
+}
+
+fn score_text(s: Option<[u32; 2]>) -> String {
+    s.map_or("none".into(), |[x, y]| format!("{x}:{y}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Connect Four: the first player drops four in column 4 while the second plays column 5.
+    fn won() -> GameRecord {
+        let g = GameRecord::example("a", "b", GameResult::FirstWins);
+        assert_eq!(g.moves.join(""), "4545454");
+        g
+    }
+
+    #[test]
+    fn a_game_whose_moves_give_its_result_passes() {
+        assert_eq!(verify(&won()), Ok(()));
+        let mut timeout = won();
+        timeout.moves.pop();
+        timeout.plies = 6;
+        timeout.termination = Termination::Timeout;
+        // After 6 plies the first player is to move: its timeout is the second's win.
+        timeout.result = GameResult::SecondWins;
+        assert_eq!(verify(&timeout), Ok(()));
+        let mut handshake = GameRecord::example("a", "b", GameResult::FirstWins);
+        handshake.moves.clear();
+        handshake.plies = 0;
+        handshake.termination = Termination::Crash;
+        assert_eq!(verify(&handshake), Ok(()));
+    }
+
+    #[test]
+    fn a_result_turned_around_is_refused() {
+        let mut g = won();
+        g.result = GameResult::SecondWins;
+        assert_eq!(
+            verify(&g).unwrap_err(),
+            "0-1 normal, but the moves end it 1-0"
+        );
+        g.result = GameResult::Draw;
+        g.termination = Termination::Adjudicated;
+        assert_eq!(
+            verify(&g).unwrap_err(),
+            "1/2-1/2 adjudicated, but the moves end the game by the rules"
+        );
+    }
+
+    #[test]
+    fn a_forfeit_charged_to_the_side_that_was_not_to_move_is_refused() {
+        let mut g = won();
+        g.moves.pop();
+        g.plies = 6;
+        g.termination = Termination::Crash;
+        g.result = GameResult::FirstWins;
+        assert_eq!(
+            verify(&g).unwrap_err(),
+            "1-0 crash: the second player lost by crash, but the first player was to move"
+        );
+    }
+
+    #[test]
+    fn moves_that_are_illegal_or_past_the_end_or_miscounted_are_refused() {
+        let mut g = won();
+        g.moves.push("1".into());
+        g.plies = 8;
+        assert!(verify(&g).unwrap_err().contains("over after 7 plies"));
+        let mut g = won();
+        g.plies = 9;
+        assert!(verify(&g).unwrap_err().contains("plies 9 but 7 moves"));
+        let mut g = won();
+        g.moves[0] = "9".into();
+        assert!(verify(&g).unwrap_err().starts_with("move 1 (9)"));
+        let mut g = won();
+        g.score = Some([1, 0]);
+        assert_eq!(verify(&g).unwrap_err(), "score 1:0 but the moves give none");
+    }
+}
