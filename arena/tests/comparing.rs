@@ -510,17 +510,32 @@ fn shards_played_apart_and_merged_equal_the_whole_tournament() {
         "the records first merged are kept"
     );
     // A game of the same start (players, opening, seed) with another result, as a re-run shard of
-    // time-dependent bots would give: refused, and the message says why.
+    // time-dependent bots would give: refused, and the message says why. (Its moves must give its result,
+    // or the re-refereeing refuses it first: here a crash in the handshake, lost by the side that won.)
     let mut reader = csv::Reader::from_path(&csv).unwrap();
     let header = reader.headers().unwrap().clone();
-    let col = header.iter().position(|h| h == "result").unwrap();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (result, termination, plies, moves, opening, move_ms) = (
+        at("result"),
+        at("termination"),
+        at("plies"),
+        at("moves"),
+        at("opening"),
+        at("move_ms"),
+    );
     let mut rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    let flipped: Vec<String> = rows[0]
+    let first = rows[0].clone();
+    let opening_plies = first[opening].split_whitespace().count().to_string();
+    let flipped: Vec<String> = first
         .iter()
         .enumerate()
-        .map(|(i, f)| match (i == col, f) {
-            (true, "1-0") => "0-1".to_string(),
-            (true, _) => "1-0".to_string(),
+        .map(|(i, f)| match i {
+            i if i == result && f == "1-0" => "0-1".to_string(),
+            i if i == result => "1-0".to_string(),
+            i if i == termination => "crash".to_string(),
+            i if i == plies => opening_plies.clone(),
+            i if i == moves => first[opening].to_string(),
+            i if i == move_ms => String::new(),
             _ => f.to_string(),
         })
         .collect();

@@ -20,11 +20,13 @@ enum Kind {
     All,
 }
 
-/// One row: a label, the config keys it adds, and the layers it uses.
+/// One row: a label, the config keys it adds, the layers it uses, and whether the random bots are given
+/// as executables (`command`, isolated by default) rather than as built-in bots.
 struct Layers {
     label: &'static str,
     extra: &'static str,
     kind: Kind,
+    command: bool,
 }
 
 const LAYERS: &[Layers] = &[
@@ -32,26 +34,37 @@ const LAYERS: &[Layers] = &[
         label: "process group + parent-death signal only (no limits, no suspension)",
         extra: "suspend_idle = false\nsandbox = \"none\"\n[limits]\nmemory_mb = 0\nprocesses = 0\nfile_mb = 0\nopen_files = 0\n",
         kind: Kind::Bare,
+        command: false,
     },
     Layers {
         label: "+ rlimits and subreaper (default limits, no cgroups)",
         extra: "suspend_idle = false\n",
         kind: Kind::NoCgroups,
+        command: false,
     },
     Layers {
         label: "+ a cgroup per bot (kill, memory, pids)",
         extra: "suspend_idle = false\n",
         kind: Kind::All,
+        command: false,
     },
     Layers {
-        label: "+ idle bot suspended (the default)",
+        label: "+ idle bot suspended (the default for built-in bots)",
         extra: "",
         kind: Kind::All,
+        command: false,
     },
     Layers {
-        label: "+ bubblewrap sandbox",
-        extra: "sandbox = \"bubblewrap\"\n",
+        label: "the bots as executables, `sandbox = \"none\"` (isolation turned off)",
+        extra: "sandbox = \"none\"\n",
         kind: Kind::All,
+        command: true,
+    },
+    Layers {
+        label: "the bots as executables, the default: a bubblewrap sandbox each",
+        extra: "",
+        kind: Kind::All,
+        command: true,
     },
 ];
 
@@ -73,7 +86,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<
     drop(probe);
     let layers: Vec<&Layers> = LAYERS
         .iter()
-        .filter(|l| bwrap_ok || !l.extra.contains("bubblewrap"))
+        .filter(|l| bwrap_ok || !(l.command && l.extra.is_empty()))
         .collect();
     // figures[case][layer] = games/s of each round.
     let mut figures = vec![vec![Vec::new(); layers.len()]; cases.len()];
@@ -93,6 +106,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<
                     2,
                     layer.extra,
                     Some(containment),
+                    layer.command,
                 )
                 .await?;
                 figures[c][k].push(played as f64 / secs);
@@ -117,7 +131,23 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<
         crate::outln!("| {} | {} |", layer.label, cells.join(" | "));
     }
     if !bwrap_ok {
-        crate::outln!("(bubblewrap is not usable here: its row is left out)");
+        crate::outln!("(bubblewrap is not usable here: the default isolation's row is left out)");
+    }
+    // The cost of the default isolation: the last row against the one before it, by their means.
+    if let [.., none, boxed] = layers.as_slice() {
+        if none.command && boxed.command && bwrap_ok {
+            let n = layers.len();
+            for (c, case) in cases.iter().enumerate() {
+                let mean =
+                    |k: usize| figures[c][k].iter().sum::<f64>() / figures[c][k].len() as f64;
+                crate::outln!(
+                    "{}: the default isolation costs {:.1} % of games/s (mean of {} rounds)",
+                    case.0,
+                    100.0 * (1.0 - mean(n - 1) / mean(n - 2)),
+                    figures[c][n - 1].len()
+                );
+            }
+        }
     }
     crate::outln!("games/s of two random bots at concurrency 2, {games} games a measurement");
     Ok(())

@@ -136,7 +136,7 @@ async fn tournament_throughput(
     games: usize,
     concurrency: usize,
 ) -> Result<(f64, u64, usize)> {
-    throughput_with(exe, tmp, game_table, games, concurrency, "", None).await
+    throughput_with(exe, tmp, game_table, games, concurrency, "", None, false).await
 }
 
 /// [`tournament_throughput`] with `extra` top-level config keys (`suspend_idle = false`, `[limits]`
@@ -149,11 +149,22 @@ async fn throughput_with(
     concurrency: usize,
     extra: &str,
     containment: Option<Arc<crate::sandbox::Containment>>,
+    as_command: bool,
 ) -> Result<(f64, u64, usize)> {
     let pairs = games.div_ceil(2).max(1);
+    // The same random player, as a built-in bot or as an executable given by its path (which the
+    // default config isolates).
+    let bot = if as_command {
+        format!(
+            "command = {:?}\nargs = [\"bot\", \"random\"]",
+            exe.display().to_string()
+        )
+    } else {
+        "builtin = \"random\"".to_string()
+    };
     let text = format!(
         "name = \"bench\"\ngames_per_pair = {}\nseed = 1\nconcurrency = {concurrency}\n{extra}\n[game]\n{game_table}\n[time_control]\ntime_ms = 60000\n\
-         [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
+         [[bots]]\nname = \"a\"\n{bot}\n[[bots]]\nname = \"b\"\n{bot}\n",
         pairs * 2
     );
     let path = PathBuf::from("bench.toml");

@@ -100,6 +100,9 @@ fn config_text(opts: &PlayOptions, name: &str, self_exe: &Path) -> Result<String
         "args".into(),
         Value::Array(vec!["bot".into(), "human".into()]),
     );
+    // The person's side reads the person's terminal (or the arena's own stdin, by /proc): it is the
+    // arena's own code and must see the arena's process, so it runs unsandboxed.
+    you.insert("sandbox".into(), "none".into());
     you.insert("options".into(), Value::Table(you_options));
     you.insert("time_control".into(), Value::Table(you_tc));
 
@@ -201,7 +204,10 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
     std::fs::write(&config_path, config_text(opts, &name, &self_exe)?)
         .with_context(|| format!("writing {}", config_path.display()))?;
     let config = Config::load(&config_path)?;
-    let plan = Plan::new(&config, &config_path, &self_exe)?;
+    let mut plan = Plan::new(&config, &config_path, &self_exe)?;
+    // `arena bot human` is the arena's own code, trusted as a built-in bot is (no warning for its
+    // `sandbox = "none"`).
+    plan.bots[0].builtin = true;
     // The game pair's game with the person on the asked side (the person is bot 0).
     let game = schedule(&plan)
         .into_iter()
