@@ -138,7 +138,11 @@ fn the_recorded_theta_follows_fishtests_update_and_an_older_record_gets_its_flip
     std::fs::write(&csv, older.join("\n") + "\n").unwrap();
     let out = tune(tmp.path(), &path, &["--iterations", "4"]);
     assert!(out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains("added the flip_ columns"), "{}", text(&out));
+    assert!(
+        text(&out).contains("added the flip_ columns"),
+        "{}",
+        text(&out)
+    );
     let after = rows(tmp.path());
     assert_eq!(after[..4], recorded[..]);
     assert_eq!(after.len(), 5);

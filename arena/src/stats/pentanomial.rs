@@ -170,7 +170,12 @@ mod tests {
             .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
             .collect();
         let games = r.iter().sum::<f64>() * 2.0;
-        let mu = r.iter().enumerate().map(|(i, c)| c * i as f64 / 2.0).sum::<f64>() / games;
+        let mu = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * i as f64 / 2.0)
+            .sum::<f64>()
+            / games;
         let var = r
             .iter()
             .enumerate()
@@ -196,7 +201,12 @@ mod tests {
         // largest difference over every result of 15 pairs with an empty class whose Elo and error the
         // arena gives finite. (`cargo test -p arena --lib elo_over_pairs -- --nocapture` prints them.)
         let mut report = Vec::new();
-        for counts in [[0, 1, 3, 5, 6], [0, 0, 2, 5, 8], [0, 0, 1, 3, 11], [2, 3, 5, 5, 0]] {
+        for counts in [
+            [0, 1, 3, 5, 6],
+            [0, 0, 2, 5, 8],
+            [0, 0, 1, 3, 11],
+            [2, 3, 5, 5, 0],
+        ] {
             let e = Pentanomial { counts }.elo().unwrap();
             let (elo, error) = fishtest_elo(counts);
             eprintln!(
@@ -246,7 +256,10 @@ mod tests {
             most_error.1.abs(),
             most_error.0
         );
-        let rounded: Vec<(f64, f64)> = report.iter().map(|&(a, b)| (round2(a), round2(b))).collect();
+        let rounded: Vec<(f64, f64)> = report
+            .iter()
+            .map(|&(a, b)| (round2(a), round2(b)))
+            .collect();
         assert_eq!(
             rounded,
             [(0.05, -0.02), (0.13, -0.08), (0.24, -0.49), (-0.02, -0.01)],
@@ -254,6 +267,9 @@ mod tests {
         );
         assert_eq!(cases, 2792);
         assert_eq!((most_elo.0, round2(most_elo.1)), ([11, 4, 0, 0, 0], -0.38));
-        assert_eq!((most_error.0, round2(most_error.1)), ([1, 0, 0, 4, 10], 1.09));
+        assert_eq!(
+            (most_error.0, round2(most_error.1)),
+            ([1, 0, 0, 4, 10], 1.09)
+        );
     }
 }

@@ -811,10 +811,7 @@ mod tests {
         let cells = aggregate(n, &exact(truth, per_pairing));
         let free = maximize(n, &cells, &vec![0.0; n + 1], 1e-9);
         let spread = truth[n - 1] - truth[0];
-        assert!(
-            ((free[n - 1] - free[0]) - spread).abs() < 1e-3,
-            "{free:?}"
-        );
+        assert!(((free[n - 1] - free[0]) - spread).abs() < 1e-3, "{free:?}");
         let with = maximize(n, &cells, &vec![0.0; n + 1], PRIOR_DRAWS);
         1.0 - (with[n - 1] - with[0]) / spread
     }

@@ -977,8 +977,14 @@ options = { depth = 2 }
                 let c = c_base / f64::powf(iter_local, gamma);
                 let r = a / f64::powf(big_a + iter_local, alpha) / (c * c);
                 let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * y.abs().max(1.0);
-                assert!(close(gains[j].c, c), "{iteration} {name}: c {gains:?} vs {c}");
-                assert!(close(gains[j].r, r), "{iteration} {name}: R {gains:?} vs {r}");
+                assert!(
+                    close(gains[j].c, c),
+                    "{iteration} {name}: c {gains:?} vs {c}"
+                );
+                assert!(
+                    close(gains[j].r, r),
+                    "{iteration} {name}: R {gains:?} vs {r}"
+                );
                 let flip = f64::from(flips[j]);
                 assert!(flip == 1.0 || flip == -1.0);
                 let clip = |x: f64| x.max(min).min(max);

@@ -219,7 +219,13 @@ mod tests {
 
     fn row(iteration: u64, theta: Vec<f64>) -> Row {
         let flips = (0..theta.len())
-            .map(|i| if (i as u64 + iteration) % 2 == 0 { 1 } else { -1 })
+            .map(|i| {
+                if (i as u64 + iteration).is_multiple_of(2) {
+                    1
+                } else {
+                    -1
+                }
+            })
             .collect();
         Row {
             iteration,
@@ -246,7 +252,11 @@ mod tests {
         drop(w);
         assert_eq!(read(&path, &names).unwrap(), rows);
         assert_eq!(
-            std::fs::read_to_string(&path).unwrap().lines().take(2).collect::<Vec<_>>(),
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .lines()
+                .take(2)
+                .collect::<Vec<_>>(),
             [
                 "iteration,games,wins,draws,losses,result,x,y,flip_x,flip_y",
                 "1,2,1,1,0,1,0.30000000000000004,-3,-1,1"
@@ -290,6 +300,9 @@ mod tests {
         assert_eq!(read(&path, &names).unwrap(), rows);
         // A flip that is not ±1 is refused.
         std::fs::write(&path, format!("{}\n1,2,1,1,0,1,2.5,0\n", header(&names))).unwrap();
-        assert!(read(&path, &names).unwrap_err().to_string().contains("flip"));
+        assert!(read(&path, &names)
+            .unwrap_err()
+            .to_string()
+            .contains("flip"));
     }
 }
