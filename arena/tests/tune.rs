@@ -37,7 +37,7 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
     let first = rows(tmp.path());
     assert_eq!(
         first[0],
-        "iteration,games,wins,draws,losses,result,c4_centre"
+        "iteration,games,wins,draws,losses,result,c4_centre,flip_c4_centre"
     );
     assert_eq!(first.len(), 3, "{first:?}");
     for (i, row) in first[1..].iter().enumerate() {
@@ -49,6 +49,7 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
         assert_eq!(n(5), n(2) - n(4), "{row}");
         let theta: f64 = cols[6].parse().unwrap();
         assert!((-20.0..=20.0).contains(&theta), "{row}");
+        assert!(["1", "-1"].contains(&cols[7]), "{row}");
     }
     let folder = tmp.path().join("results/tiny-tune");
     let svg = std::fs::read_to_string(folder.join("tune.svg")).unwrap();
@@ -90,6 +91,76 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
         "{}",
         text(&out)
     );
+}
+
+/// θ of each row from the previous row's θ, the row's result and its recorded flip, by fishtest's
+/// formulas written out here (tiny_tune: N = 10 iterations × 1 game pair, A = 0.1·N, c_end 4, r_end
+/// 0.05, θ in −20..20, α 0.602, γ 0.101; fishtest `server/fishtest/spsa_workflow.py`).
+fn assert_fishtest_updates(rows: &[String]) {
+    let (n, alpha, gamma) = (10.0f64, 0.602, 0.101);
+    let big_a = 0.1 * n;
+    let (c_end, r_end) = (4.0f64, 0.05);
+    let c_base = c_end * n.powf(gamma);
+    let a = r_end * c_end * c_end * (big_a + n).powf(alpha);
+    let mut theta = 0.0f64;
+    for (pairs_done, row) in rows[1..].iter().enumerate() {
+        let cols: Vec<&str> = row.split(',').collect();
+        let result: f64 = cols[5].parse().unwrap();
+        let flip: f64 = cols[7].parse().unwrap();
+        let k = pairs_done as f64 + 1.0;
+        let c = c_base / k.powf(gamma);
+        let r = a / (big_a + k).powf(alpha) / (c * c);
+        theta = (theta + r * c * result * flip).clamp(-20.0, 20.0);
+        let recorded: f64 = cols[6].parse().unwrap();
+        assert!(
+            (recorded - theta).abs() < 1e-12,
+            "{row}: fishtest's θ is {theta}"
+        );
+    }
+}
+
+#[test]
+fn the_recorded_theta_follows_fishtests_update_and_an_older_record_gets_its_flips() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = write_config(tmp.path(), "tiny", &tiny_tune(false));
+    let out = tune(tmp.path(), &path, &["--iterations", "3"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = rows(tmp.path());
+    assert_eq!(recorded.len(), 4);
+    assert_fishtest_updates(&recorded);
+    // The same file without its flip_ columns, as arena tune wrote it before they existed: the next
+    // run adds them back (the same Δ, drawn from the seed and the iteration) and goes on.
+    let older: Vec<String> = recorded
+        .iter()
+        .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+        .collect();
+    let csv = tmp.path().join("results/tiny-tune/tune.csv");
+    std::fs::write(&csv, older.join("\n") + "\n").unwrap();
+    let out = tune(tmp.path(), &path, &["--iterations", "4"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("added the flip_ columns"),
+        "{}",
+        text(&out)
+    );
+    let after = rows(tmp.path());
+    assert_eq!(after[..4], recorded[..]);
+    assert_eq!(after.len(), 5);
+    assert_fishtest_updates(&after);
+    // A recorded flip that the seed does not give is refused.
+    let flipped: Vec<String> = after
+        .iter()
+        .enumerate()
+        .map(|(i, l)| match (i, l.rsplit_once(',')) {
+            (1, Some((head, "1"))) => format!("{head},-1"),
+            (1, Some((head, _))) => format!("{head},1"),
+            _ => l.clone(),
+        })
+        .collect();
+    std::fs::write(&csv, flipped.join("\n") + "\n").unwrap();
+    let out = tune(tmp.path(), &path, &["--iterations", "5"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("perturbation"), "{}", text(&out));
 }
 
 #[test]

@@ -4,7 +4,10 @@
 //! - **Counts** `[LL, LD, WL+DD, WD, WW]`: pairs by the bot's total points in the pair, 0, ½, 1, 1½, 2.
 //! - **Elo ± error95**: as for games (see [`super::elo`]) with the mean per-game score s of the pairs
 //!   and σ² the variance of the pair's mean score (pair points / 2), over N pairs (fastchess
-//!   `EloPentanomial`, fishtest `stat_util.get_elo` on pentanomial results).
+//!   `EloPentanomial`). fishtest's `stat_util.get_elo` gives the same figures when every class holds a
+//!   pair; with an empty class it differs a little, since it counts that class as 0.001 pairs first
+//!   (`LLRcalc.regularize`): the arena follows fastchess (the test
+//!   `elo_over_pairs_follows_fastchess_not_fishtests_regularization` measures the difference).
 //! - **nElo ± error95**: (s − ½)/√(2σ²) · 800/ln 10 — √(2σ²) is the per-game standard deviation
 //!   implied by the pairs — with fishtest's error, which counts the uncertainty of σ too (fishtest
 //!   `elo_results.mak`; see [`super::elo`]'s module docs).
@@ -155,5 +158,118 @@ mod tests {
         assert_eq!(even.elo().unwrap().elo, 0.0);
         assert_eq!(even.elo().unwrap().error95, None);
         assert_eq!(even.normalized_elo(), None);
+    }
+
+    /// fishtest's Elo ± error over game pairs, written out here as its `stat_util.get_elo` computes it
+    /// on pentanomial results: empty classes count 0.001 (`LLRcalc.regularize`), then `stats`
+    /// (games = 2·pairs, per-game mean μ and variance σ²), the interval μ ± 1.959964·σ/√games, and Elo
+    /// of a score clamped to [0.001, 0.999].
+    fn fishtest_elo(counts: [u64; 5]) -> (f64, f64) {
+        let r: Vec<f64> = counts
+            .iter()
+            .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+            .collect();
+        let games = r.iter().sum::<f64>() * 2.0;
+        let mu = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * i as f64 / 2.0)
+            .sum::<f64>()
+            / games;
+        let var = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * (i as f64 / 2.0 - 2.0 * mu).powi(2))
+            .sum::<f64>()
+            / games;
+        let elo = |x: f64| -400.0 * (1.0 / x.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+        let half = 1.959_963_984_540_054 * var.sqrt() / games.sqrt();
+        (elo(mu), (elo(mu + half) - elo(mu - half)) / 2.0)
+    }
+
+    #[test]
+    fn elo_over_pairs_follows_fastchess_not_fishtests_regularization() {
+        // With every class occupied the two agree.
+        let full = Pentanomial {
+            counts: [34, 54, 63, 64, 75],
+        };
+        let (elo, error) = fishtest_elo(full.counts);
+        let e = full.elo().unwrap();
+        assert!((e.elo - elo).abs() < 1e-9 && (e.error95.unwrap() - error).abs() < 1e-9);
+        // With an empty class they differ: fishtest counts it 0.001 pairs before the mean and the
+        // variance, the arena (like fastchess) does not. The cases of 15 game pairs below, then the
+        // largest difference over every result of 15 pairs with an empty class whose Elo and error the
+        // arena gives finite. (`cargo test -p arena --lib elo_over_pairs -- --nocapture` prints them.)
+        let mut report = Vec::new();
+        for counts in [
+            [0, 1, 3, 5, 6],
+            [0, 0, 2, 5, 8],
+            [0, 0, 1, 3, 11],
+            [2, 3, 5, 5, 0],
+        ] {
+            let e = Pentanomial { counts }.elo().unwrap();
+            let (elo, error) = fishtest_elo(counts);
+            eprintln!(
+                "{counts:?}: arena {:+.2} ± {:.2}, fishtest {elo:+.2} ± {error:.2}",
+                e.elo,
+                e.error95.unwrap()
+            );
+            report.push((e.elo - elo, e.error95.unwrap() - error));
+        }
+        let (mut most_elo, mut most_error) = (([0; 5], 0.0f64), ([0; 5], 0.0f64));
+        let mut cases = 0;
+        for a in 0..=15u64 {
+            for b in 0..=15 - a {
+                for c in 0..=15 - a - b {
+                    for d in 0..=15 - a - b - c {
+                        let counts = [a, b, c, d, 15 - a - b - c - d];
+                        if !counts.contains(&0) {
+                            continue;
+                        }
+                        let Some(EloEstimate {
+                            elo,
+                            error95: Some(error),
+                        }) = Pentanomial { counts }.elo()
+                        else {
+                            continue;
+                        };
+                        if !error.is_finite() {
+                            continue;
+                        }
+                        cases += 1;
+                        let (f_elo, f_error) = fishtest_elo(counts);
+                        if (elo - f_elo).abs() > most_elo.1.abs() {
+                            most_elo = (counts, elo - f_elo);
+                        }
+                        if (error - f_error).abs() > most_error.1.abs() {
+                            most_error = (counts, error - f_error);
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "{cases} results of 15 pairs with an empty class: the Elo differs by at most {:.2} ({:?}), \
+             the error by at most {:.2} ({:?})",
+            most_elo.1.abs(),
+            most_elo.0,
+            most_error.1.abs(),
+            most_error.0
+        );
+        let rounded: Vec<(f64, f64)> = report
+            .iter()
+            .map(|&(a, b)| (round2(a), round2(b)))
+            .collect();
+        assert_eq!(
+            rounded,
+            [(0.05, -0.02), (0.13, -0.08), (0.24, -0.49), (-0.02, -0.01)],
+            "{report:?}"
+        );
+        assert_eq!(cases, 2792);
+        assert_eq!((most_elo.0, round2(most_elo.1)), ([11, 4, 0, 0, 0], -0.38));
+        assert_eq!(
+            (most_error.0, round2(most_error.1)),
+            ([1, 0, 0, 4, 10], 1.09)
+        );
     }
 }

@@ -3,9 +3,10 @@
 //! A `format = "tune"` config names one bot (`[[bots]]`, no sweep) and, in `[tune]`, the spin options to
 //! tune with fishtest's SPSA settings ([`spsa`], where the algorithm and its source are described). Each
 //! iteration draws a seeded ±1 perturbation Δ, plays `pairs_per_iteration` game pairs (one opening per
-//! pair, sides swapped) between the bot with θ + c_k·Δ and the bot with θ − c_k·Δ, as processes under the
-//! config's clocks, limits and containment ([`crate::referee::play_game`]), then updates θ. The games
-//! of an iteration run at once, up to `concurrency`.
+//! pair, sides swapped) between the bot with θ + c_k·Δ and the bot with θ − c_k·Δ (integer options
+//! rounded stochastically from seeded draws, as fishtest's worker rounds them; θ stays unrounded), as
+//! processes under the config's clocks, limits and containment ([`crate::referee::play_game`]), then
+//! updates θ. The games of an iteration run at once, up to `concurrency`.
 //!
 //! Results go to `results/<name>/`: `tune.csv` (one flushed row per finished iteration, see
 //! [`record`]), `tune.svg` (each parameter over the iterations, see [`chart`]), `tuned.toml` (the final
@@ -111,8 +112,11 @@ pub struct TuneParam {
     pub c_end: f64,
     /// The learning rate R at the last planned game pair.
     pub r_end: f64,
-    /// Round to the nearest integer when sent (a UGI `spin` option). Default true; false sends the
-    /// value as a decimal number (an option of type `string` that reads one).
+    /// An integer option (a UGI `spin`). Default true: the probes are sent `floor(x + u)`, u a seeded
+    /// uniform draw in [0, 1) (fishtest's stochastic rounding, [`spsa::round_stochastic`]), and the
+    /// tuned and start values of `tuned.toml` and the verifying SPRT θ rounded to the nearest integer;
+    /// `min` and `max` must then be integers. False sends the value as a decimal number (an option of
+    /// type `string` that reads one).
     #[serde(default = "yes")]
     pub integer: bool,
 }
@@ -151,7 +155,8 @@ pub struct TuneSummary {
     pub interrupted: bool,
     /// θ after the last recorded iteration (unrounded), in parameter order.
     pub theta: Vec<f64>,
-    /// The options as sent (rounded where `integer`), in parameter order.
+    /// The options as sent in `tuned.toml` (rounded to the nearest integer where `integer`), in
+    /// parameter order.
     pub values: Vec<(String, String)>,
     /// The ready `[[bots]]` snippet, as written to `tuned.toml`.
     pub snippet: String,
@@ -175,7 +180,8 @@ pub struct Tuning {
     book_order: Vec<usize>,
 }
 
-/// The text `setoption` sends for value `x`: rounded for an integer option.
+/// The text `setoption` sends for the final or start value `x`: rounded to the nearest integer for an
+/// integer option. (The probes of an iteration are rounded stochastically instead: [`Tuning::probe_plan`].)
 pub fn sent(x: f64, integer: bool) -> String {
     if integer {
         format!("{}", x.round() as i64)
@@ -224,6 +230,20 @@ impl Tuning {
                 p.name
             );
         }
+        if let Some(p) = tune
+            .params
+            .iter()
+            .find(|p| p.integer && (p.min.fract() != 0.0 || p.max.fract() != 0.0))
+        {
+            bail!(
+                "{}: option {} is an integer option (integer = true), so its min and max must be \
+                 integers (the probes are rounded up or down at random and must stay in range), got {} and {}",
+                at(),
+                p.name,
+                p.min,
+                p.max
+            );
+        }
         anyhow::ensure!(
             tune.iterations > 0 && tune.pairs_per_iteration > 0,
             "{}: [tune] iterations and pairs_per_iteration must be at least 1",
@@ -269,26 +289,30 @@ impl Tuning {
             })
             .collect();
         let mut base = Plan::new(&probes, config_path, self_exe)?;
-        let start = spsa.start();
-        let mut tuning = Tuning {
-            config: config.clone(),
-            config_path: config_path.to_owned(),
-            tune,
-            spsa,
-            base: base.clone(),
-            bot: bot.name.clone(),
-            book_order: Vec::new(),
+        let start_values = {
+            let start = spsa.start();
+            tune.params
+                .iter()
+                .zip(start)
+                .map(|(p, x)| (p.name.clone(), sent(x, p.integer)))
+                .collect::<Vec<_>>()
         };
         for b in &mut base.bots {
-            tuning.set_options(b, &start);
+            set_options(b, &start_values);
         }
         let mut book_order: Vec<usize> = (0..base.openings.len()).collect();
         if base.opening_order == OpeningOrder::Random {
             book_order.shuffle(&mut ChaCha8Rng::seed_from_u64(mix(base.seed ^ 0x0b00c)));
         }
-        tuning.base = base;
-        tuning.book_order = book_order;
-        Ok(tuning)
+        Ok(Tuning {
+            config: config.clone(),
+            config_path: config_path.to_owned(),
+            tune,
+            spsa,
+            base,
+            bot: bot.name.clone(),
+            book_order,
+        })
     }
 
     /// What `arena check` prints for a tune config: the run, then one line per parameter.
@@ -332,20 +356,41 @@ impl Tuning {
             .collect()
     }
 
-    fn set_options(&self, bot: &mut BotPlan, theta: &[f64]) {
-        for (name, value) in self.values(theta) {
-            match bot.options.iter_mut().find(|(n, _)| *n == name) {
-                Some(slot) => slot.1 = value,
-                None => bot.options.push((name, value)),
-            }
-        }
+    /// `(option, value as sent)` for one probe `x` of an iteration: an integer option rounded
+    /// stochastically, `floor(x + u)` with the probe's draw u from `draws` (one per parameter, as
+    /// [`Spsa::rounding_draws`] gives them for this probe), a decimal one as it is.
+    pub fn probe_values(&self, x: &[f64], draws: &[f64]) -> Vec<(String, String)> {
+        self.tune
+            .params
+            .iter()
+            .zip(x.iter().zip(draws))
+            .map(|(p, (&x, &u))| {
+                let value = if p.integer {
+                    spsa::round_stochastic(x, u).to_string()
+                } else {
+                    format!("{x}")
+                };
+                (p.name.clone(), value)
+            })
+            .collect()
     }
 
-    /// The plan of one iteration: the base plan with the two probes' option values.
-    pub fn probe_plan(&self, plus: &[f64], minus: &[f64]) -> Plan {
+    /// The plan of one iteration: the base plan with the two probes' option values, integer options
+    /// rounded stochastically with the iteration's `draws` ([`Spsa::rounding_draws`]: per parameter,
+    /// the draw of θ⁺ then of θ⁻).
+    pub fn probe_plan(&self, plus: &[f64], minus: &[f64], draws: &[[f64; 2]]) -> Plan {
+        let (u_plus, u_minus): (Vec<f64>, Vec<f64>) = draws.iter().map(|d| (d[0], d[1])).unzip();
+        self.plan_with(
+            &self.probe_values(plus, &u_plus),
+            &self.probe_values(minus, &u_minus),
+        )
+    }
+
+    /// The base plan with these option values for θ⁺ (`plus`) and θ⁻ (`minus`).
+    fn plan_with(&self, plus: &[(String, String)], minus: &[(String, String)]) -> Plan {
         let mut plan = self.base.clone();
-        self.set_options(&mut plan.bots[0], plus);
-        self.set_options(&mut plan.bots[1], minus);
+        set_options(&mut plan.bots[0], plus);
+        set_options(&mut plan.bots[1], minus);
         plan
     }
 
@@ -474,6 +519,16 @@ impl Tuning {
     }
 }
 
+/// Sets `values` among `bot`'s options, replacing those of the same name.
+fn set_options(bot: &mut BotPlan, values: &[(String, String)]) {
+    for (name, value) in values {
+        match bot.options.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1.clone_from(value),
+            None => bot.options.push((name.clone(), value.clone())),
+        }
+    }
+}
+
 /// The θ + c·Δ probe's wins, draws and losses in `records` (its name ends in `+`).
 fn tally(records: &[GameRecord], plus: &str) -> (u32, u32, u32) {
     let (mut w, mut d, mut l) = (0, 0, 0);
@@ -513,7 +568,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         crate::errln!("moved the old results to {}", aside.display());
     }
     let csv = dir.path.join(record::FILE);
-    let rows = record::read(&csv, &names)?;
+    let mut rows = record::read(&csv, &names)?;
     if !rows.is_empty() {
         if let Some(recorded) = Fingerprint::load(&dir.path)? {
             let changes = tuning.fingerprint().changes_from(&recorded);
@@ -524,6 +579,35 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
                 dir.path.display(),
                 changes.join("\n  ")
             );
+        }
+        // Step: a record of the older form gets its `flip_` columns, the Δ its iterations were played
+        // with (drawn from the seed and the iteration alone); a recorded Δ must be that one.
+        let older = rows.iter().any(|r| r.flips.is_empty());
+        for r in &mut rows {
+            let flips = tuning.spsa.flips(tuning.base.seed, r.iteration);
+            if r.flips.is_empty() {
+                r.flips = flips;
+            } else {
+                anyhow::ensure!(
+                    r.flips == flips,
+                    "{}: iteration {} records the perturbation {:?}, but this config's seed gives {:?}: \
+                     restore the config, or run with --fresh to start afresh (the old folder is kept)",
+                    csv.display(),
+                    r.iteration,
+                    r.flips,
+                    flips
+                );
+            }
+        }
+        if older {
+            record::rewrite(&csv, &names, &rows)?;
+            if !opts.quiet {
+                crate::errln!(
+                    "{}: added the flip_ columns (each iteration's perturbation) to its {} rows",
+                    csv.display(),
+                    rows.len()
+                );
+            }
         }
     }
     let copy = dir.path.join("config.toml");
@@ -636,7 +720,7 @@ impl Step<'_> {
         });
         let lows: Vec<f64> = tuning.spsa.params.iter().map(|p| p.min).collect();
         let highs: Vec<f64> = tuning.spsa.params.iter().map(|p| p.max).collect();
-        let ends = tuning.probe_plan(&lows, &highs);
+        let ends = tuning.plan_with(&tuning.values(&lows), &tuning.values(&highs));
         for warning in crate::options::preflight(&ends, &containment, env.work_root.as_deref())
             .await
             .map_err(anyhow::Error::msg)?
@@ -672,7 +756,8 @@ impl Step<'_> {
             let gains = tuning.spsa.gains(*done * per);
             let flips = tuning.spsa.flips(tuning.base.seed, iteration);
             let (plus, minus) = tuning.spsa.probes(theta, &gains, &flips);
-            let plan = Arc::new(tuning.probe_plan(&plus, &minus));
+            let draws = tuning.spsa.rounding_draws(tuning.base.seed, iteration);
+            let plan = Arc::new(tuning.probe_plan(&plus, &minus, &draws));
             let mut pool = GamePool::new(plan, Arc::clone(&env), tuning.games(iteration))
                 .keeping("iterations");
             let mut records = Vec::new();
@@ -710,6 +795,7 @@ impl Step<'_> {
                 losses,
                 result,
                 theta: theta.clone(),
+                flips: flips.clone(),
             })?;
             history.push((iteration, theta.clone()));
             let values: Vec<String> = tuning
@@ -749,6 +835,7 @@ impl Step<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::Rng;
 
     const CONFIG: &str = r#"
 name = "t"
@@ -787,11 +874,19 @@ options = { depth = 2 }
         assert_eq!(games[0].id, "i0003p1g1");
         assert_eq!((games[0].first, games[1].first), (0, 1));
         assert_eq!(games[2].pair, 6);
-        let plan = t.probe_plan(&[3.4], &[-3.6]);
+        // Integer options are rounded stochastically: floor(x + u) with each probe's own draw.
+        let plan = t.probe_plan(&[3.4], &[-3.6], &[[0.59, 0.61]]);
         assert_eq!(plan.bots[0].name, "ab+");
         assert!(plan.bots[0]
             .options
             .contains(&("c4_centre".into(), "3".into())));
+        assert!(plan.bots[1]
+            .options
+            .contains(&("c4_centre".into(), "-3".into())));
+        let plan = t.probe_plan(&[3.4], &[-3.6], &[[0.6, 0.39]]);
+        assert!(plan.bots[0]
+            .options
+            .contains(&("c4_centre".into(), "4".into())));
         assert!(plan.bots[1]
             .options
             .contains(&("c4_centre".into(), "-4".into())));
@@ -808,6 +903,8 @@ options = { depth = 2 }
         );
         assert!(err(CONFIG.replace("[tune]\n", "[tune]\nverify = true\n")).contains("[sprt]"));
         assert!(err(CONFIG.replace("start = 0", "start = 20")).contains("min ≤ start ≤ max"));
+        assert!(err(CONFIG.replace("max = 10", "max = 10.5")).contains("must be integers"));
+        assert!(tuning(&CONFIG.replace("max = 10", "max = 10.5\ninteger = false")).is_ok());
         let two = format!("{CONFIG}[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n");
         assert!(err(two).contains("exactly one bot"));
         // `arena run` refuses a tune config instead of ignoring its [tune] table.
@@ -831,5 +928,109 @@ options = { depth = 2 }
             v.bots[1].options["c4_centre"],
             toml::Value::String("0".into())
         );
+    }
+
+    /// A few iterations of the code under test (gains, Δ, probes, the options each probe is sent, the
+    /// update) against fishtest's formulas, re-derived here step by step as fishtest's server and worker
+    /// compute them (official-stockfish/fishtest, `server/fishtest/spsa_workflow.py`:
+    /// `parse_spsa_params` c = c_end·N^γ, a = r_end·c_end²·(A + N)^α; `build_spsa_worker_step`
+    /// c_k = c/(iter + 1)^γ, R_k = a/(A + iter + 1)^α/c_k²; `clip_spsa_param_value`;
+    /// `apply_spsa_result_updates` θ ← clip(θ + R_k·c_k·result·flip), iter += game pairs; and
+    /// `worker/games.py`: an option is sent as floor(value + uniform(0, 1))), the uniform draws taken
+    /// from the generator that `Spsa::rounding_draws` documents, seeded here by hand.
+    #[test]
+    fn a_few_iterations_follow_fishtests_formulas() {
+        let more = "[[tune.params]]\nname = \"c4_line2\"\nstart = 5\nmin = 0\nmax = 6\nc_end = 0.3\n\
+                    r_end = 0.2\n[[tune.params]]\nname = \"c4_threat\"\nstart = 1.5\nmin = -3\nmax = 3\n\
+                    c_end = 0.5\nr_end = 0.05\ninteger = false\n[[bots]]";
+        let config = CONFIG.replace("[[bots]]", more);
+        let t = tuning(&config).unwrap();
+        // name, start, min, max, c_end, r_end, integer: the config's [[tune.params]].
+        let params = [
+            ("c4_centre", 0.0, -10.0, 10.0, 2.0, 0.01, true),
+            ("c4_line2", 5.0, 0.0, 6.0, 0.3, 0.2, true),
+            ("c4_threat", 1.5, -3.0, 3.0, 0.5, 0.05, false),
+        ];
+        let seed: u64 = 5;
+        let pairs_per_batch = 2.0;
+        let num_iter = 10.0 * pairs_per_batch; // fishtest's num_iter: num_games / 2
+        let big_a = 0.1 * num_iter;
+        let (alpha, gamma) = (0.602, 0.101);
+        let mut theta_fishtest: Vec<f64> = params.iter().map(|p| p.1).collect();
+        let mut iter_fishtest = 0.0; // fishtest's spsa["iter"]: game pairs done
+        let mut theta = t.spsa.start();
+        let (mut clipped, mut separated) = (0, 0);
+        for (i, result) in [4i64, -3, 2, 4, -4, 1].into_iter().enumerate() {
+            let iteration = i as u64 + 1;
+            // The code under test, as the iteration loop calls it.
+            let gains = t.spsa.gains((iteration - 1) * 2);
+            let flips = t.spsa.flips(seed, iteration);
+            let (plus, minus) = t.spsa.probes(&theta, &gains, &flips);
+            let draws = t.spsa.rounding_draws(seed, iteration);
+            let plan = t.probe_plan(&plus, &minus, &draws);
+            theta = t.spsa.update(&theta, &gains, &flips, result);
+            // fishtest, one parameter at a time.
+            for (j, &(name, _, min, max, c_end, r_end, integer)) in params.iter().enumerate() {
+                let c_base = c_end * f64::powf(num_iter, gamma);
+                let a = r_end * c_end * c_end * f64::powf(big_a + num_iter, alpha);
+                let iter_local = iter_fishtest + 1.0;
+                let c = c_base / f64::powf(iter_local, gamma);
+                let r = a / f64::powf(big_a + iter_local, alpha) / (c * c);
+                let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * y.abs().max(1.0);
+                assert!(
+                    close(gains[j].c, c),
+                    "{iteration} {name}: c {gains:?} vs {c}"
+                );
+                assert!(
+                    close(gains[j].r, r),
+                    "{iteration} {name}: R {gains:?} vs {r}"
+                );
+                let flip = f64::from(flips[j]);
+                assert!(flip == 1.0 || flip == -1.0);
+                let clip = |x: f64| x.max(min).min(max);
+                let w_value = clip(theta_fishtest[j] + c * flip);
+                let b_value = clip(theta_fishtest[j] - c * flip);
+                let uniform = |probe: u64| -> f64 {
+                    let s = mix(mix(mix(seed ^ 0x7e0d) ^ iteration) ^ (2 * j as u64 + probe));
+                    ChaCha8Rng::seed_from_u64(s).random::<f64>()
+                };
+                let (w_sent, b_sent) = if integer {
+                    let (w, b) = (
+                        (w_value + uniform(0)).floor(),
+                        (b_value + uniform(1)).floor(),
+                    );
+                    if w != b && w_value.round() == b_value.round() {
+                        separated += 1;
+                    }
+                    (format!("{w}"), format!("{b}"))
+                } else {
+                    (format!("{w_value}"), format!("{b_value}"))
+                };
+                let option = |bot: usize| {
+                    plan.bots[bot]
+                        .options
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map(|(_, v)| v.clone())
+                        .unwrap()
+                };
+                assert_eq!(option(0), w_sent, "{iteration} {name}: θ⁺ {w_value}");
+                assert_eq!(option(1), b_sent, "{iteration} {name}: θ⁻ {b_value}");
+                let unclipped = theta_fishtest[j] + r * c * result as f64 * flip;
+                theta_fishtest[j] = clip(unclipped);
+                if theta_fishtest[j] != unclipped {
+                    clipped += 1;
+                }
+                assert!(
+                    close(theta[j], theta_fishtest[j]),
+                    "{iteration} {name}: θ {} vs fishtest's {}",
+                    theta[j],
+                    theta_fishtest[j]
+                );
+            }
+            iter_fishtest += pairs_per_batch;
+        }
+        // The run exercised the clip and a batch whose probes nearest rounding would have merged.
+        assert!(clipped > 0 && separated > 0, "{clipped} {separated}");
     }
 }

@@ -17,7 +17,14 @@
 //!   in: `θ ← clamp(θ + R_k · c_k · (wins − losses) · Δ, min, max)`, and `k` advances by the batch's
 //!   game pairs;
 //! - the probes are `clamp(θ ± c_k·Δ, min, max)`; defaults α = 0.602, γ = 0.101 (Spall's), and
-//!   A = 10 % of `N` (fishtest's "SPSA A ratio" 0.1).
+//!   A = 10 % of `N` (fishtest's "SPSA A ratio" 0.1);
+//! - an integer option is given to the bot rounded stochastically, `floor(x + u)` with `u` uniform in
+//!   [0, 1) drawn afresh for each probe of each batch (fishtest's worker, `worker/games.py`: "stochastic
+//!   rounding", `math.floor(value + random.uniform(0, 1))`), so that x = 3.3 is sent as 4 with
+//!   probability 0.3 and as 3 otherwise: on average the bot plays x itself, and a perturbation c_k
+//!   below ½ still separates the probes on average, where rounding to the nearest integer would often
+//!   give both probes the same value. θ itself is never rounded ([`round_stochastic`],
+//!   [`Spsa::rounding_draws`]).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -160,6 +167,23 @@ impl Spsa {
             .collect()
     }
 
+    /// The uniform draws of the stochastic rounding of iteration `iteration` (1-based): per parameter,
+    /// `[u for θ + c_k·Δ, u for θ − c_k·Δ]`, each in [0, 1). Each draw has its own generator, a
+    /// ChaCha8 seeded with `mix(mix(mix(seed ^ 0x7e0d) ^ iteration) ^ (2·index + probe))` (index the
+    /// parameter's 0-based position, probe 0 for θ⁺ and 1 for θ⁻) and read once as an `f64`: a draw
+    /// depends on the seed, the iteration, the parameter and the probe alone, never on the order the
+    /// games run in, so a resumed run sends the interrupted iteration's values again.
+    pub fn rounding_draws(&self, seed: u64, iteration: u64) -> Vec<[f64; 2]> {
+        let base = mix(mix(seed ^ 0x7e0d) ^ iteration);
+        (0..self.params.len() as u64)
+            .map(|i| {
+                [0, 1].map(|probe| {
+                    ChaCha8Rng::seed_from_u64(mix(base ^ (2 * i + probe))).random::<f64>()
+                })
+            })
+            .collect()
+    }
+
     /// The two probes of a batch: (θ + c_k·Δ, θ − c_k·Δ), each clamped to its parameter's range.
     pub fn probes(&self, theta: &[f64], gains: &[Gain], flips: &[i8]) -> (Vec<f64>, Vec<f64>) {
         let probe = |sign: f64| {
@@ -185,6 +209,12 @@ impl Spsa {
 
 fn clamp(p: &Param, x: f64) -> f64 {
     x.clamp(p.min, p.max)
+}
+
+/// Stochastic rounding (fishtest's worker): `floor(x + u)` for a draw `u` uniform in [0, 1), so the
+/// result is ⌈x⌉ with probability x − ⌊x⌋ and ⌊x⌋ otherwise, and its mean is x. An integer x stays x.
+pub fn round_stochastic(x: f64, u: f64) -> i64 {
+    (x + u).floor() as i64
 }
 
 #[cfg(test)]
@@ -247,6 +277,34 @@ mod tests {
         assert_ne!(s.flips(3, 7), s.flips(3, 8));
         assert_ne!(s.flips(3, 7), s.flips(4, 7));
         assert!(s.flips(3, 7).iter().all(|f| *f == 1 || *f == -1));
+    }
+
+    #[test]
+    fn stochastic_rounding_is_unbiased_and_its_draws_are_fixed_by_seed_iteration_and_probe() {
+        assert_eq!(round_stochastic(3.3, 0.69), 3);
+        assert_eq!(round_stochastic(3.3, 0.7), 4);
+        assert_eq!(round_stochastic(-3.3, 0.29), -4);
+        assert_eq!(round_stochastic(-3.3, 0.3), -3);
+        assert_eq!(round_stochastic(5.0, 0.999), 5);
+        let params = (0..3)
+            .map(|i| param(&format!("p{i}"), 0.0, 1.0, 0.1))
+            .collect();
+        let s = Spsa::new(params, None, ALPHA, GAMMA, 10).unwrap();
+        let d = s.rounding_draws(3, 7);
+        assert_eq!(d, s.rounding_draws(3, 7));
+        assert_ne!(d, s.rounding_draws(3, 8));
+        assert_ne!(d, s.rounding_draws(4, 7));
+        assert_ne!(d[0][0], d[0][1]);
+        assert!(d.iter().flatten().all(|u| (0.0..1.0).contains(u)));
+        // Over many iterations the draws are uniform, so x = 0.3 is sent as 1 about 30 % of the time
+        // and its mean is x: with nearest rounding it would always be 0.
+        let n = 20_000u64;
+        let ones: i64 = (1..=n)
+            .map(|k| round_stochastic(0.3, s.rounding_draws(1, k)[1][0]))
+            .sum();
+        let share = ones as f64 / n as f64;
+        // 4.4 standard deviations of a binomial share √(0.3·0.7/20000) = 0.0032.
+        assert!((share - 0.3).abs() < 0.014, "{share}");
     }
 
     #[test]
