@@ -104,9 +104,11 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<
                     table,
                     games,
                     2,
-                    layer.extra,
-                    Some(containment),
-                    layer.command,
+                    super::Setup {
+                        extra: layer.extra,
+                        containment: Some(containment),
+                        as_command: layer.command,
+                    },
                 )
                 .await?;
                 figures[c][k].push(played as f64 / secs);

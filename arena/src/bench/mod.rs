@@ -136,7 +136,20 @@ async fn tournament_throughput(
     games: usize,
     concurrency: usize,
 ) -> Result<(f64, u64, usize)> {
-    throughput_with(exe, tmp, game_table, games, concurrency, "", None, false).await
+    throughput_with(exe, tmp, game_table, games, concurrency, Setup::default()).await
+}
+
+/// How a throughput run differs from the plain one: top-level config keys, the containment layers, and
+/// whether the random bots are given as executables.
+#[derive(Default)]
+struct Setup<'a> {
+    /// Top-level config keys (`suspend_idle = false`, `[limits]` …).
+    extra: &'a str,
+    /// The containment layers (`None`: probed).
+    containment: Option<Arc<crate::sandbox::Containment>>,
+    /// Give the random bot as `command = <arena>` with `args = ["bot", "random"]` (isolated by default)
+    /// rather than as `builtin = "random"`.
+    as_command: bool,
 }
 
 /// [`tournament_throughput`] with `extra` top-level config keys (`suspend_idle = false`, `[limits]`
@@ -147,10 +160,13 @@ async fn throughput_with(
     game_table: &str,
     games: usize,
     concurrency: usize,
-    extra: &str,
-    containment: Option<Arc<crate::sandbox::Containment>>,
-    as_command: bool,
+    setup: Setup<'_>,
 ) -> Result<(f64, u64, usize)> {
+    let Setup {
+        extra,
+        containment,
+        as_command,
+    } = setup;
     let pairs = games.div_ceil(2).max(1);
     // The same random player, as a built-in bot or as an executable given by its path (which the
     // default config isolates).

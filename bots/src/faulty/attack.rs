@@ -75,8 +75,8 @@ impl Attack {
     /// Carries the attack out and reports its outcome on stderr.
     pub fn run(&self) {
         let outcome = match self {
-            Attack::KillOpponent => signal_all(|argv| is_bot(argv), libc::SIGKILL),
-            Attack::StopOpponent => signal_all(|argv| is_bot(argv), libc::SIGSTOP),
+            Attack::KillOpponent => signal_all(is_bot, libc::SIGKILL),
+            Attack::StopOpponent => signal_all(is_bot, libc::SIGSTOP),
             Attack::StopArena => signal_all(
                 |argv| argv.get(1).is_some_and(|a| a == "run"),
                 libc::SIGSTOP,
