@@ -236,7 +236,7 @@ fn a_codecup_bot_s_start_up_is_not_charged_to_its_first_move() {
     let script = tmp.path().join("slow-start.sh");
     std::fs::write(
         &script,
-        format!("#!/bin/sh\nsleep 1\nexec \"$1\" bot random --codecup \"connect4 7 6\"\n"),
+        "#!/bin/sh\nsleep 1\nexec \"$1\" bot random --codecup \"connect4 7 6\"\n",
     )
     .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -139,9 +139,7 @@ fn paths_in_a_config_are_relative_to_its_folder_wherever_the_arena_starts() {
     let script = conf_dir.join("bots/mine/run.sh");
     std::fs::write(
         &script,
-        format!(
-            "#!/bin/sh\n[ -f ./marker ] || {{ echo 'not in my dir' >&2; exit 9; }}\nexec \"$1\" bot random\n"
-        ),
+        "#!/bin/sh\n[ -f ./marker ] || { echo 'not in my dir' >&2; exit 9; }\nexec \"$1\" bot random\n",
     )
     .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
