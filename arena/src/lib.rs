@@ -70,6 +70,7 @@ pub mod referee;
 pub mod replay;
 pub mod report;
 pub mod results;
+pub mod run;
 pub mod sandbox;
 pub mod schedule;
 pub mod shard;

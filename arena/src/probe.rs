@@ -295,6 +295,7 @@ pub async fn run(
         shard: None,
         report_every: None,
         containment: None,
+        derived_config: None,
     };
     let summary = crate::tournament::run(std::sync::Arc::new(plan), &opts).await?;
     std::fs::write(summary.dir.join("config.toml"), &text)?;

@@ -4,18 +4,17 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::head_to_head::HeadToHead;
 use crate::plan::Plan;
-use crate::pool::{GamePool, Next};
 use crate::record::GameRecord;
-use crate::referee::GameEnv;
 use crate::report::{Report, ReportOptions};
-use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
+use crate::results::fingerprint::Fingerprint;
+use crate::results::{check_resumable, Expected, GameWriter};
+use crate::run::{ConfigCopy, Flow, Run, Setup};
 use crate::sandbox::Containment;
 use crate::schedule::{schedule, ScheduledGame, Shard};
 use crate::stats::sprt::SprtDecision;
@@ -127,6 +126,10 @@ pub struct RunOptions {
     pub report_every: Option<usize>,
     /// The containment layers to use; `None`: probe the machine ([`Containment::probe`]).
     pub containment: Option<Arc<Containment>>,
+    /// The text to record as the folder's `config.toml` when the plan's config was derived from the
+    /// file at `plan.config_path` rather than read from it (a tuning's verifying SPRT); `None`: copy
+    /// that file.
+    pub derived_config: Option<String>,
 }
 
 /// What a run did.
@@ -149,27 +152,6 @@ pub struct RunSummary {
     pub report: Report,
     /// The results folder.
     pub dir: PathBuf,
-}
-
-/// Resolves on Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed), so each stops a run cleanly
-/// with its bots killed.
-pub(crate) async fn stop_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    match (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::hangup()),
-    ) {
-        (Ok(mut term), Ok(mut hup)) => {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-                _ = hup.recv() => {}
-            }
-        }
-        _ => {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    }
 }
 
 /// Runs (or resumes) the tournament `plan`.
@@ -200,44 +182,35 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let folder = opts
         .shard
         .map_or_else(|| plan.name.clone(), |s| s.folder(&plan.name));
-    let dir = ResultsDir::new(&opts.results_root, &folder);
     let all: Vec<ScheduledGame> = schedule(&plan)
         .into_iter()
         .filter(|g| opts.shard.is_none_or(|s| s.contains(g)))
         .collect();
     // Held until the run ends: no second run can write this folder meanwhile.
-    let (_lock, aside) = dir.prepare(opts.fresh)?;
-    if let Some(aside) = aside.filter(|_| !opts.quiet) {
-        crate::errln!("moved the old results to {}", aside.display());
-    }
+    let mut run = Run::open(Setup {
+        results_root: opts.results_root.clone(),
+        folder,
+        config: match &opts.derived_config {
+            Some(text) => ConfigCopy::Derived {
+                text: text.clone(),
+                origin: plan.config_path.clone(),
+            },
+            None => ConfigCopy::File(plan.config_path.clone()),
+        },
+        fresh: opts.fresh,
+        quiet: opts.quiet,
+        logs: true,
+        containment: opts.containment.clone(),
+    })?;
+    let dir = run.dir.clone();
     let recorded = dir.read_games()?;
     let keys: Vec<Expected> = all.iter().map(|g| Expected::of(&plan, g)).collect();
     check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;
-    crate::results::fingerprint::check(&plan, &dir.path, !recorded.is_empty())?;
-    // The config of the latest run (a resumed run may have changed, e.g., its `anchor`), unless the run
-    // reads that very copy (`arena run results/x/config.toml`): copying a file onto itself empties it.
-    let copy = dir.path.join("config.toml");
-    let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
-    if !same(&plan.config_path, &copy) {
-        let _ = std::fs::copy(&plan.config_path, &copy);
-        // Where the config lives, so the copy's relative paths (openings, commands) can be resolved
-        // again later (`arena merge` rebuilds the schedule from it).
-        if let Ok(origin) = std::path::absolute(&plan.config_path) {
-            let _ = std::fs::write(
-                dir.path.join(crate::results::CONFIG_ORIGIN),
-                format!("{}\n", origin.display()),
-            );
-        }
-    }
+    let fingerprint = Fingerprint::of(&plan);
+    run.check_fingerprint(&fingerprint, !recorded.is_empty(), "games")?;
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let sprt = plan.sprt.map(|s| s.test);
-    // The default bootstrap seed, as `arena ratings` uses: the numbers depend on the games alone.
-    let report_opts = ReportOptions {
-        sprt,
-        anchor: plan.anchor.clone(),
-        tiebreaks: plan.tiebreaks.clone(),
-        ..ReportOptions::default()
-    };
+    let report_opts = ReportOptions::of(&plan);
     // An SPRT match: the two bots' head-to-head, updated game by game.
     let mut h2h = sprt.map(|_| HeadToHead::new(&names[0], &names[1], &recorded));
     let decided = |h: &Option<HeadToHead>| match (&sprt, h) {
@@ -280,51 +253,14 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let mut recorded_count = recorded.len();
     drop(recorded);
 
-    // Step: the containment layers, then the bots' options against what they declare, before any game.
-    let containment = opts.containment.clone().unwrap_or_else(Containment::probe);
-    containment
-        .check(&plan, plan.processes_configured)
-        .map_err(anyhow::Error::msg)?;
-    let env = Arc::new(GameEnv {
-        logs: Some(dir.logs()),
-        containment: Arc::clone(&containment),
-        work_root: Some(dir.path.join("sandbox")),
-        hide: Some(opts.results_root.clone()),
-    });
-    for warning in crate::options::preflight(&plan, &containment, env.work_root.as_deref())
-        .await
-        .map_err(anyhow::Error::msg)?
-    {
-        if !opts.quiet {
-            crate::errln!("warning: {warning}");
-        }
-    }
-
-    // Written once every check has passed, just before the first game.
-    crate::results::fingerprint::record(&plan, &dir.path)?;
+    let env = run.env(&plan, &fingerprint).await?;
     let mut writer = dir.appender()?;
     let mut progress = Progress::new(total, recorded_count, opts.progress_bar, opts.quiet);
-    let started = Instant::now();
-    let mut pool = GamePool::new(Arc::clone(&plan), env, todo);
-    let mut played = 0;
-    let mut interrupted = false;
-    let stop = stop_signal();
-    tokio::pin!(stop);
-    loop {
-        let record = match pool.next(&mut stop).await? {
-            Next::Game(r) => *r,
-            Next::Done => break,
-            Next::Interrupted => {
-                interrupted = true;
-                break;
-            }
-        };
-        played += 1;
+    run.play(Arc::clone(&plan), env, todo, "games", |record| {
         recorded_count += 1;
         let done = recorded_count;
-        let record = &record;
-        writer.game_finished(record, done, total)?;
-        progress.game_finished(record, done, total)?;
+        writer.game_finished(&record, done, total)?;
+        progress.game_finished(&record, done, total)?;
         if opts
             .report_every
             .is_some_and(|n| n > 0 && done.is_multiple_of(n) && done < total)
@@ -336,7 +272,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
             ));
         }
         if let Some(h) = h2h.as_mut() {
-            if h.add(record) {
+            if h.add(&record) {
                 let pairs = h.pentanomial.pairs();
                 let decision = decided(&h2h);
                 let h = h2h.as_ref().expect("an SPRT match");
@@ -345,31 +281,26 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
                 if over {
                     // Decided at a pair boundary: abandon the games still running (their pairs would
                     // not count) and stop.
-                    pool.abandon().await;
-                    break;
+                    return Ok(Flow::Stop);
                 }
             }
         }
-    }
+        Ok(Flow::Continue)
+    })
+    .await?;
     progress.finish();
     let recorded = dir.read_games()?;
     let report = Report::new(&names, &recorded, &report_opts)?;
     report.write(&dir.path)?;
     crate::report::html::write(&dir.path, &plan.name, &recorded, &report)?;
-    let secs = started.elapsed().as_secs_f64();
-    if played > 0 && !opts.quiet {
-        crate::errln!(
-            "{played} games in {secs:.1} s ({:.1} games/s)",
-            played as f64 / secs.max(1e-9)
-        );
-    }
+    run.finish();
     let decision = sprt.map(|_| decided(&h2h));
     Ok(RunSummary {
-        played,
+        played: run.played,
         total,
         recorded: recorded.len(),
         complete: recorded.len() == total || decision.is_some_and(|d| d != SprtDecision::Continue),
-        interrupted,
+        interrupted: run.interrupted,
         sprt: decision,
         report,
         dir: dir.path,

@@ -220,3 +220,58 @@ fn the_seed_moves_only_the_bootstrap_and_its_error_is_stated() {
         "{one}"
     );
 }
+
+/// `arena report` on a finished run rewrites the same `standings.csv` the run wrote, its tie-breaks
+/// included (it once ranked points-tied bots by the default order), and `arena ratings` on an SPRT
+/// match's folder prints the SPRT's state once (it once dropped it).
+#[test]
+fn report_and_ratings_read_a_folder_as_its_run_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Six random tic-tac-toe players, one game pair each: many points-ties, broken by the config's
+    // tie-breaks (forfeits, then head-to-head, then Sonneborn–Berger) rather than by wins.
+    let mut config = String::from(
+        "name = \"tied\"\ngames_per_pair = 2\nseed = 11\nconcurrency = 2\n\
+         tiebreaks = [\"forfeits\", \"head-to-head\", \"sonneborn-berger\"]\n\
+         [game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 10000\n",
+    );
+    for k in 1..=6 {
+        config.push_str(&format!(
+            "[[bots]]\nname = \"r{k}\"\nbuiltin = \"random\"\n"
+        ));
+    }
+    let path = common::write_config(tmp.path(), "tied", &config);
+    let out = common::run(tmp.path(), &path, &["--no-progress"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let dir = tmp.path().join("results/tied");
+    let written = std::fs::read(dir.join("standings.csv")).unwrap();
+    std::fs::remove_file(dir.join("standings.csv")).unwrap();
+    let report = arena().arg("report").arg(&dir).output().unwrap();
+    assert!(report.status.success(), "{}", text(&report));
+    assert_eq!(
+        String::from_utf8_lossy(&std::fs::read(dir.join("standings.csv")).unwrap()),
+        String::from_utf8_lossy(&written),
+        "arena report's standings.csv differs from the run's"
+    );
+
+    let sprt = "name = \"match\"\nformat = \"sprt\"\nseed = 2\nconcurrency = 2\n\
+        [sprt]\nelo0 = 0\nelo1 = 200\nmax_pairs = 6\n\
+        [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 10000\n\
+        [[bots]]\nname = \"ab\"\nbuiltin = \"alphabeta\"\noptions = { depth = 2 }\n\
+        [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n";
+    let path = common::write_config(tmp.path(), "match", sprt);
+    let out = common::run(tmp.path(), &path, &["--no-progress"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let (ok, printed) = ratings(&[tmp.path().join("results/match").to_str().unwrap()]);
+    assert!(ok, "{printed}");
+    assert!(printed.contains("LLR"), "no SPRT state in: {printed}");
+    let stdout = String::from_utf8_lossy(
+        &arena()
+            .arg("ratings")
+            .arg(tmp.path().join("results/match"))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .into_owned();
+    assert_eq!(stdout.matches("Ptnml").count(), 1, "{stdout}");
+}

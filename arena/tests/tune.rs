@@ -214,4 +214,26 @@ fn verify_plays_an_sprt_of_the_tuned_against_the_start_values() {
         .all(|g| [&g.first, &g.second].contains(&&"ab-tuned".to_string())
             && [&g.first, &g.second].contains(&&"ab-start".to_string())));
     assert!(String::from_utf8_lossy(&out.stdout).contains("verify"));
+    // The verifying run's folder holds its own config (the SPRT of the two bots), not the tuning's, so
+    // `arena report` and `ratings` there read it as the run did (they once read the tune config).
+    let verify = tmp.path().join("results/tiny-tune/verify-1");
+    let copy = arena::config::Config::load(&verify.join("config.toml")).unwrap();
+    assert_eq!(copy.name, "verify-1");
+    assert_eq!(copy.format, arena::config::Format::Sprt);
+    assert!(copy.tune.is_none());
+    let names: Vec<&str> = copy.bots.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["ab-tuned", "ab-start"]);
+    let origin = std::fs::read_to_string(verify.join("config.origin")).unwrap();
+    assert_eq!(
+        origin.trim(),
+        std::path::absolute(&path).unwrap().display().to_string()
+    );
+    let ratings = common::arena()
+        .arg("ratings")
+        .arg(&verify)
+        .output()
+        .unwrap();
+    assert!(ratings.status.success(), "{}", text(&ratings));
+    let printed = String::from_utf8_lossy(&ratings.stdout);
+    assert!(printed.contains("LLR"), "the SPRT's state: {printed}");
 }

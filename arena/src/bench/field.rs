@@ -122,6 +122,7 @@ pub async fn run(
             shard: Some(shard),
             report_every: None,
             containment: None,
+            derived_config: None,
         };
         let start = Instant::now();
         let summary = tournament::run(Arc::new(plan), &opts).await?;

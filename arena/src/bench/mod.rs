@@ -194,6 +194,7 @@ async fn throughput_with(
         shard: None,
         report_every: None,
         containment,
+        derived_config: None,
     };
     let start = Instant::now();
     let summary = tournament::run(Arc::new(plan), &opts).await?;

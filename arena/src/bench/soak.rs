@@ -92,6 +92,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
         shard: None,
         report_every: None,
         containment: None,
+        derived_config: None,
     };
     let csv = tmp.join("soak").join("games.csv");
     let recorded =

@@ -11,8 +11,6 @@ use arena::plan::Plan;
 use arena::report::{Report, ReportOptions};
 use arena::{out, outln};
 
-use super::recorded_anchor;
-
 /// Join the results folders of one tournament's shards (or copies from several machines) into one
 /// folder, then print its report. `arena run` on the merged folder resumes what is still missing.
 #[derive(Debug, Args)]
@@ -41,12 +39,11 @@ pub fn run(args: MergeArgs) -> Result<ExitCode> {
         complete,
     } = &args;
     let games = arena::results::merge(sources, into)?;
-    // Rated as `arena run` and `arena ratings` rate this folder: by its config's anchor, if any.
-    let opts = ReportOptions {
-        anchor: recorded_anchor(into),
-        ..ReportOptions::default()
-    };
-    let report = Report::new(&[], &games, &opts)?;
+    // Rated as `arena run`, `report` and `ratings` rate this folder: by its config's bots, anchor,
+    // tie-breaks and SPRT.
+    let names = ReportOptions::recorded_names(into, &games);
+    let opts = ReportOptions::recorded(into, &names);
+    let report = Report::new(&names, &games, &opts)?;
     report.write(into)?;
     outln!(
         "merged {} folders into {}: {} games",

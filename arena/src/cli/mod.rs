@@ -92,11 +92,3 @@ fn recorded_games(dir: &Path) -> Result<Vec<arena::record::GameRecord>> {
     }
     .read_existing_games()
 }
-
-/// The `anchor` key of the config copy a run keeps in its results folder (`<dir>/config.toml`), so
-/// `arena ratings` rates as the run did. `None` if the copy is missing, unreadable or has no anchor.
-fn recorded_anchor(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join("config.toml")).ok()?;
-    let table: toml::Table = text.parse().ok()?;
-    table.get("anchor")?.as_str().map(str::to_string)
-}

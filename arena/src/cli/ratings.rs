@@ -9,8 +9,6 @@ use clap::Args;
 use arena::report::{Report, ReportOptions};
 use arena::{out, outln};
 
-use super::recorded_anchor;
-
 /// Print the report of a results folder from its games.csv alone: standings with Elo ratings and 95%
 /// intervals, crosstable, LOS matrix, and head-to-head statistics (also rewrites standings.csv and
 /// crosstable.csv there). With several folders (of one game and variant), rates all their games
@@ -50,25 +48,35 @@ pub fn run(args: RatingsArgs) -> Result<ExitCode> {
     let dirs = args.dirs.as_slice();
     let records = arena::results::combine::read_games(dirs)?;
     // The folders' recorded anchor, when they agree.
-    let recorded = dirs.iter().map(|d| recorded_anchor(d)).collect::<Vec<_>>();
+    let recorded = dirs
+        .iter()
+        .map(|d| ReportOptions::recorded(d, &[]).anchor)
+        .collect::<Vec<_>>();
     let common = recorded
         .windows(2)
         .all(|w| w[0] == w[1])
         .then(|| recorded[0].clone())
         .flatten();
+    // One folder: rated as its run reported (its bots in config order, tie-breaks, an SPRT's test);
+    // several: pooled, with the first folder's tie-breaks and no SPRT.
+    let names = match dirs {
+        [dir] => ReportOptions::recorded_names(dir, &records),
+        _ => Vec::new(),
+    };
+    let recorded_opts = ReportOptions::recorded(&dirs[0], &names);
     let opts = ReportOptions {
         anchor_required: args.anchor.is_some(),
         anchor: args.anchor.or(common),
         bootstrap: args.bootstrap,
         seed: args.seed,
-        sprt: None,
-        tiebreaks: arena::pairing::recorded_tiebreaks(&dirs[0]),
+        sprt: recorded_opts.sprt.filter(|_| dirs.len() == 1),
+        tiebreaks: recorded_opts.tiebreaks,
         pair: match args.pair.as_slice() {
             [a, b] => Some((a.clone(), b.clone())),
             _ => None,
         },
     };
-    let report = Report::new(&[], &records, &opts)?;
+    let report = Report::new(&names, &records, &opts)?;
     match dirs {
         [dir] => {
             report.write(dir)?;

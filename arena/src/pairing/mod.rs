@@ -201,23 +201,6 @@ fn game_pair(
     [game(0, opener, other), game(1, other, opener)]
 }
 
-/// The `tiebreaks` of the config copy a run keeps in its results folder (`<dir>/config.toml`), so
-/// `arena ratings` ranks as the run did; words it does not know are skipped. Empty when the copy is
-/// missing or has none.
-pub fn recorded_tiebreaks(dir: &Path) -> Vec<Tiebreak> {
-    let Ok(text) = std::fs::read_to_string(dir.join("config.toml")) else {
-        return Vec::new();
-    };
-    let Ok(table) = text.parse::<toml::Table>() else {
-        return Vec::new();
-    };
-    table
-        .get("tiebreaks")
-        .and_then(toml::Value::as_array)
-        .map(|a| a.iter().filter_map(|v| v.as_str()?.parse().ok()).collect())
-        .unwrap_or_default()
-}
-
 /// How many games a Swiss or knockout plan plays, for `arena check`: `4 rounds of 4 pairings, 32 games`,
 /// `a bracket of 6 bots in 8 slots (3 rounds, seeded by config order), 2 game pairs a match (+ at most
 /// 2 to break a tie)`. `None` for the formats with a fixed schedule.
@@ -399,20 +382,5 @@ mod tests {
         assert_eq!(k.seeding, vec![3, 1, 0, 2, 4]);
         assert_eq!(k.seeded_by, "ratings of old");
         assert_eq!(k.extra_pairs, 0);
-    }
-
-    #[test]
-    fn recorded_tiebreaks_read_the_config_copy() {
-        let tmp = tempfile::tempdir().unwrap();
-        assert!(recorded_tiebreaks(tmp.path()).is_empty());
-        std::fs::write(
-            tmp.path().join("config.toml"),
-            "tiebreaks = [\"buchholz\", \"wins\"]\n",
-        )
-        .unwrap();
-        assert_eq!(
-            recorded_tiebreaks(tmp.path()),
-            vec![Tiebreak::Buchholz, Tiebreak::Wins]
-        );
     }
 }

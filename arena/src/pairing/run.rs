@@ -7,7 +7,6 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::{Context, Result};
 use games::Player;
@@ -17,12 +16,11 @@ use super::swiss::{Pairing, SwissState};
 use super::{book_order, game_pair, Tiebreak};
 use crate::config::Format;
 use crate::plan::Plan;
-use crate::pool::{stopped, GamePool, Next};
 use crate::record::GameRecord;
-use crate::referee::GameEnv;
 use crate::report::{Report, ReportOptions};
+use crate::results::fingerprint::Fingerprint;
 use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
-use crate::sandbox::Containment;
+use crate::run::{ConfigCopy, Flow, Played, Run, Setup};
 use crate::schedule::ScheduledGame;
 use crate::tournament::{Progress, RunOptions, RunSummary, Sink};
 
@@ -42,18 +40,18 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         "a {format} tournament cannot be split into shards: each round is paired from the results of \
          the round before, so the rounds run one after another on one machine (run it without --shard)"
     );
-    let dir = ResultsDir::new(&opts.results_root, &plan.name);
-    let (_lock, aside) = dir.prepare(opts.fresh)?;
-    if let Some(aside) = aside.filter(|_| !opts.quiet) {
-        crate::errln!("moved the old results to {}", aside.display());
-    }
-    let recorded = dir.read_games()?;
-    crate::results::fingerprint::check(&plan, &dir.path, !recorded.is_empty())?;
-    let copy = dir.path.join("config.toml");
-    let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
-    if !same(&plan.config_path, &copy) {
-        let _ = std::fs::copy(&plan.config_path, &copy);
-    }
+    let run = Run::open(Setup {
+        results_root: opts.results_root.clone(),
+        folder: plan.name.clone(),
+        config: ConfigCopy::File(plan.config_path.clone()),
+        fresh: opts.fresh,
+        quiet: opts.quiet,
+        logs: true,
+        containment: opts.containment.clone(),
+    })?;
+    let recorded = run.dir.read_games()?;
+    let fingerprint = Fingerprint::of(&plan);
+    run.check_fingerprint(&fingerprint, !recorded.is_empty(), "games")?;
     if !recorded.is_empty() && !opts.quiet {
         crate::errln!(
             "resuming {}: {} games already recorded; pairing the rounds again from them",
@@ -61,11 +59,6 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
             recorded.len()
         );
     }
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let stop_task = tokio::spawn(async move {
-        crate::tournament::stop_signal().await;
-        let _ = stop_tx.send(true);
-    });
     let n = plan.bots.len();
     let estimate = match plan.format {
         Format::Swiss => plan.swiss_rounds as usize * (n / 2) * plan.games_per_pair as usize,
@@ -76,20 +69,16 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         recorded: recorded.into_iter().map(|r| (r.id.clone(), r)).collect(),
         paired: HashSet::new(),
         plan: Arc::clone(&plan),
-        dir,
-        opts: opts.clone(),
-        env: None,
+        dir: run.dir.clone(),
+        quiet: opts.quiet,
+        fingerprint,
+        run,
         writer: None,
-        stop: stop_rx,
-        played: 0,
-        interrupted: false,
-        started: Instant::now(),
     };
     let outcome = match plan.format {
         Format::Swiss => runner.swiss().await,
         _ => runner.knockout().await,
     };
-    stop_task.abort();
     runner.progress.finish();
     let (complete, summary_text) = outcome?;
     if complete {
@@ -110,28 +99,16 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let mut records: Vec<GameRecord> = runner.recorded.values().cloned().collect();
     records.sort_by(|a, b| a.id.cmp(&b.id));
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
-    let report_opts = ReportOptions {
-        anchor: plan.anchor.clone(),
-        tiebreaks: plan.tiebreaks.clone(),
-        ..ReportOptions::default()
-    };
-    let report = Report::new(&names, &records, &report_opts)?;
+    let report = Report::new(&names, &records, &ReportOptions::of(&plan))?;
     report.write(&runner.dir.path)?;
     // After the bracket and rounds files: the page shows them.
     crate::report::html::write(&runner.dir.path, &plan.name, &records, &report)?;
+    runner.run.finish();
     if !opts.quiet {
-        if runner.played > 0 {
-            let secs = runner.started.elapsed().as_secs_f64();
-            crate::errln!(
-                "{} games in {secs:.1} s ({:.1} games/s)",
-                runner.played,
-                runner.played as f64 / secs.max(1e-9)
-            );
-        }
         crate::outln!("{}", summary_text.trim_end());
     }
     Ok(RunSummary {
-        played: runner.played,
+        played: runner.run.played,
         total: if complete {
             records.len()
         } else {
@@ -139,7 +116,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         },
         recorded: records.len(),
         complete,
-        interrupted: runner.interrupted,
+        interrupted: runner.run.interrupted,
         sprt: None,
         report,
         dir: runner.dir.path,
@@ -148,20 +125,17 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
 
 struct Runner {
     plan: Arc<Plan>,
-    opts: RunOptions,
+    run: Run,
     dir: ResultsDir,
+    quiet: bool,
+    fingerprint: Fingerprint,
     /// Every recorded game by id, this run's included.
     recorded: HashMap<String, GameRecord>,
     /// Ids of the games of every round paired so far.
     paired: HashSet<String>,
-    /// Set up before the first game this run plays.
-    env: Option<Arc<GameEnv>>,
+    /// Opened before the first game this run plays.
     writer: Option<GameWriter>,
     progress: Progress,
-    stop: tokio::sync::watch::Receiver<bool>,
-    played: usize,
-    interrupted: bool,
-    started: Instant,
 }
 
 impl Runner {
@@ -202,63 +176,31 @@ impl Runner {
         if todo.is_empty() {
             return Ok(true);
         }
-        if *self.stop.borrow() {
-            self.interrupted = true;
-            return Ok(false);
+        let env = self.run.env(&plan, &self.fingerprint).await?;
+        if self.writer.is_none() {
+            self.writer = Some(self.dir.appender()?);
         }
-        let env = match &self.env {
-            Some(env) => Arc::clone(env),
-            None => {
-                let containment = self
-                    .opts
-                    .containment
-                    .clone()
-                    .unwrap_or_else(Containment::probe);
-                containment
-                    .check(&plan, plan.processes_configured)
-                    .map_err(anyhow::Error::msg)?;
-                let env = Arc::new(GameEnv {
-                    logs: Some(self.dir.logs()),
-                    containment: Arc::clone(&containment),
-                    work_root: Some(self.dir.path.join("sandbox")),
-                    hide: Some(self.opts.results_root.clone()),
-                });
-                for warning in
-                    crate::options::preflight(&plan, &containment, env.work_root.as_deref())
-                        .await
-                        .map_err(anyhow::Error::msg)?
-                {
-                    if !self.opts.quiet {
-                        crate::errln!("warning: {warning}");
-                    }
+        let progress_total = self.progress_total();
+        let Runner {
+            run,
+            recorded,
+            writer,
+            progress,
+            ..
+        } = self;
+        let played = run
+            .play(plan, env, todo, "games", |record| {
+                let done = recorded.len() + 1;
+                let total = done.max(progress_total);
+                if let Some(w) = writer.as_mut() {
+                    w.game_finished(&record, done, total)?;
                 }
-                crate::results::fingerprint::record(&plan, &self.dir.path)?;
-                self.writer = Some(self.dir.appender()?);
-                self.env = Some(Arc::clone(&env));
-                env
-            }
-        };
-        let mut pool = GamePool::new(plan, env, todo);
-        let mut stop = self.stop.clone();
-        loop {
-            let record = match pool.next(stopped(&mut stop)).await? {
-                Next::Game(r) => *r,
-                Next::Done => break,
-                Next::Interrupted => {
-                    self.interrupted = true;
-                    return Ok(false);
-                }
-            };
-            self.played += 1;
-            let done = self.recorded.len() + 1;
-            let total = done.max(self.progress_total());
-            if let Some(w) = self.writer.as_mut() {
-                w.game_finished(&record, done, total)?;
-            }
-            self.progress.game_finished(&record, done, total)?;
-            self.recorded.insert(record.id.clone(), record);
-        }
-        Ok(true)
+                progress.game_finished(&record, done, total)?;
+                recorded.insert(record.id.clone(), record);
+                Ok(Flow::Continue)
+            })
+            .await?;
+        Ok(played == Played::Done)
     }
 
     fn progress_total(&self) -> usize {
@@ -303,7 +245,7 @@ impl Runner {
                 ids.push(mine);
             }
             let fresh = games.iter().any(|g| !self.recorded.contains_key(&g.id));
-            if fresh && !self.opts.quiet {
+            if fresh && !self.quiet {
                 let mut text = format!("swiss round {round} of {}:", plan.swiss_rounds);
                 for &(a, b) in pairing.pairs.iter().take(12) {
                     let _ = write!(text, " {}–{}", name(a), name(b));

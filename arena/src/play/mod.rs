@@ -17,9 +17,9 @@ use games::{GameSpec, Player};
 use crate::config::Config;
 use crate::plan::Plan;
 use crate::record::GameRecord;
-use crate::referee::{play_game, GameEnv};
+use crate::results::fingerprint::Fingerprint;
 use crate::results::ResultsDir;
-use crate::sandbox::Containment;
+use crate::run::{ConfigCopy, Flow, Run, Setup};
 use crate::schedule::schedule;
 
 /// What `arena play` was asked for.
@@ -199,10 +199,19 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         })
         .find(|(_, dir)| !dir.path.exists())
         .expect("some suffix is free");
-    let (_lock, _) = dir.prepare(false)?;
-    let config_path = dir.path.join("config.toml");
-    std::fs::write(&config_path, config_text(opts, &name, &self_exe)?)
-        .with_context(|| format!("writing {}", config_path.display()))?;
+    let config_path = dir.path.join(crate::results::recorded::CONFIG);
+    let mut run = Run::open(Setup {
+        results_root: opts.results_root.clone(),
+        folder: name.clone(),
+        config: ConfigCopy::Derived {
+            text: config_text(opts, &name, &self_exe)?,
+            origin: config_path.clone(),
+        },
+        fresh: false,
+        quiet: false,
+        logs: true,
+        containment: None,
+    })?;
     let config = Config::load(&config_path)?;
     let mut plan = Plan::new(&config, &config_path, &self_exe)?;
     // `arena bot human` is the arena's own code, trusted as a built-in bot is (no warning for its
@@ -213,22 +222,14 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         .into_iter()
         .find(|g| (g.first == 0) == (opts.side == Player::First))
         .context("the schedule of one game pair has both sides")?;
-
-    let containment = Containment::probe();
-    containment
-        .check(&plan, plan.processes_configured)
-        .map_err(anyhow::Error::msg)?;
-    let env = GameEnv {
-        logs: Some(dir.logs()),
-        containment: Arc::clone(&containment),
-        work_root: Some(dir.path.join("sandbox")),
-        hide: None,
-    };
-    crate::options::preflight(&plan, &containment, env.work_root.as_deref())
-        .await
-        .map_err(anyhow::Error::msg)?;
-    crate::results::fingerprint::record(&plan, &dir.path)?;
-    let record = play_game(&plan, &game, &env).await?;
+    let env = run.env(&plan, &Fingerprint::of(&plan)).await?;
+    let mut record = None;
+    run.play(Arc::new(plan), env, vec![game], "games", |r| {
+        record = Some(r);
+        Ok(Flow::Continue)
+    })
+    .await?;
+    let record = record.context("stopped before the game ended: nothing recorded")?;
     dir.appender()?.append(&record)?;
     Ok((record, dir.path))
 }

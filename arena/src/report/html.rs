@@ -728,27 +728,13 @@ pub fn report_results(dir: &Path) -> Result<(PathBuf, usize)> {
         path: dir.to_path_buf(),
     }
     .read_existing_games()?;
-    let config = std::fs::read_to_string(dir.join("config.toml"))
-        .ok()
-        .and_then(|text| crate::config::Config::parse(&text, &dir.join("config.toml")).ok());
-    // The config's bots in its order (the SPRT's first bot first), those that played.
-    let names: Vec<String> = config
-        .iter()
-        .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
-        .filter(|n| records.iter().any(|r| r.first == *n || r.second == *n))
-        .collect();
-    let sprt = config.as_ref().and_then(|c| {
-        let s = c.sprt.as_ref()?;
-        (c.format == crate::config::Format::Sprt && names.len() == 2)
-            .then(|| Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, s.model.parse().ok()?).ok())
-            .flatten()
-    });
-    let opts = ReportOptions {
-        anchor: config.as_ref().and_then(|c| c.anchor.clone()),
-        sprt,
-        ..ReportOptions::default()
-    };
+    let config = crate::results::recorded::config(dir);
+    // As the run reported: its bots, anchor, SPRT and tie-breaks; the tables too (standings.csv,
+    // crosstable.csv, los.csv), as the run wrote them.
+    let names = ReportOptions::recorded_names(dir, &records);
+    let opts = ReportOptions::recorded(dir, &names);
     let report = Report::new(&names, &records, &opts)?;
+    report.write(dir)?;
     let name = config.as_ref().map_or_else(
         || {
             dir.file_name().map_or_else(

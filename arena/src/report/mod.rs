@@ -64,6 +64,55 @@ impl Default for ReportOptions {
     }
 }
 
+impl ReportOptions {
+    /// The options a run of `plan` reports with: its SPRT (a `format = "sprt"` match), its anchor and
+    /// its tie-breaks; the default bootstrap and seed, so the figures depend on the games alone.
+    pub fn of(plan: &crate::plan::Plan) -> ReportOptions {
+        ReportOptions {
+            sprt: plan.sprt.map(|s| s.test),
+            anchor: plan.anchor.clone(),
+            tiebreaks: plan.tiebreaks.clone(),
+            ..ReportOptions::default()
+        }
+    }
+
+    /// The bots of the config copy in `dir`, in its order (an SPRT's first bot first), that played one of
+    /// `records`; empty without a readable copy (the report then takes the bots from the games).
+    pub fn recorded_names(dir: &std::path::Path, records: &[GameRecord]) -> Vec<String> {
+        crate::results::recorded::config(dir)
+            .iter()
+            .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
+            .filter(|n| records.iter().any(|r| r.first == *n || r.second == *n))
+            .collect()
+    }
+
+    /// The options the run that wrote the results folder `dir` reported with, read from its config copy
+    /// ([`crate::results::recorded::config`]): its anchor, its tie-breaks (words this arena does not know
+    /// are skipped) and, for an SPRT match whose two bots are `names`, its SPRT. The defaults without a
+    /// readable copy.
+    pub fn recorded(dir: &std::path::Path, names: &[String]) -> ReportOptions {
+        let Some(config) = crate::results::recorded::config(dir) else {
+            return ReportOptions::default();
+        };
+        let sprt = config.sprt.as_ref().and_then(|s| {
+            (config.format == crate::config::Format::Sprt && names.len() == 2)
+                .then(|| Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, s.model.parse().ok()?).ok())
+                .flatten()
+        });
+        ReportOptions {
+            anchor: config.anchor.clone(),
+            sprt,
+            tiebreaks: config
+                .tiebreaks
+                .iter()
+                .flatten()
+                .filter_map(|w| w.parse().ok())
+                .collect(),
+            ..ReportOptions::default()
+        }
+    }
+}
+
 /// Everything the report shows.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -304,4 +353,37 @@ fn los_table(order: &[usize], rated: &[String], r: &Ratings) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recorded_options_come_from_the_config_copy() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(ReportOptions::recorded(tmp.path(), &[])
+            .tiebreaks
+            .is_empty());
+        std::fs::write(
+            tmp.path().join("config.toml"),
+            "name = \"m\"\nformat = \"sprt\"\nanchor = \"b\"\ntiebreaks = [\"forfeits\", \"wins\"]\n\
+             [sprt]\nelo0 = 0\nelo1 = 10\nmax_pairs = 100\n[game]\nname = \"connect4\"\n[time_control]\ntime_ms = 1000\n\
+             [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
+        )
+        .unwrap();
+        let two = ["a".to_string(), "b".to_string()];
+        let o = ReportOptions::recorded(tmp.path(), &two);
+        assert_eq!(
+            o.tiebreaks,
+            vec![
+                crate::pairing::Tiebreak::Forfeits,
+                crate::pairing::Tiebreak::Wins
+            ]
+        );
+        assert_eq!(o.anchor.as_deref(), Some("b"));
+        assert!(o.sprt.is_some(), "an SPRT match's folder reports its SPRT");
+        // Pooled, or with another number of bots: no SPRT line.
+        assert!(ReportOptions::recorded(tmp.path(), &[]).sprt.is_none());
+    }
 }

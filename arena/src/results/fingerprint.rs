@@ -171,38 +171,28 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Checks this run's fingerprint against the one recorded in `dir`, if the folder already holds games
-/// (`has_games`): without games there is nothing to mix, and the new fingerprint replaces the old.
+/// Checks the fingerprint `now` of a run against the one recorded in `dir`, if the folder already holds
+/// `what` (`games`, a tuning's `iterations`: `has`): without them there is nothing to mix, and the new
+/// fingerprint replaces the old. Called by [`crate::run::Run::check_fingerprint`].
 ///
 /// # Errors
-/// The recorded fingerprint differs while games are recorded: the error lists every change and says to
+/// The recorded fingerprint differs while `what` are recorded: the error lists every change and says to
 /// use `--fresh`; or a file error.
-pub fn check(plan: &Plan, dir: &Path, has_games: bool) -> Result<()> {
-    if !has_games {
+pub fn check(now: &Fingerprint, dir: &Path, has: bool, what: &str) -> Result<()> {
+    if !has {
         return Ok(());
     }
-    let now = Fingerprint::of(plan);
     if let Some(recorded) = Fingerprint::load(dir)? {
         let changes = now.changes_from(&recorded);
-        if !changes.is_empty() {
-            anyhow::bail!(
-                "{}: its games were played under another config; what changed:\n  {}\n\
-                 restore the config, or run with --fresh to start afresh (the old folder is kept)",
-                dir.display(),
-                changes.join("\n  ")
-            );
-        }
+        anyhow::ensure!(
+            changes.is_empty(),
+            "{}: its {what} were played under another config; what changed:\n  {}\n\
+             restore the config, or run with --fresh to start afresh (the old folder is kept)",
+            dir.display(),
+            changes.join("\n  ")
+        );
     }
     Ok(())
-}
-
-/// Writes this run's fingerprint into `dir` (called before the run's first game, once its checks have
-/// passed).
-///
-/// # Errors
-/// A file error.
-pub fn record(plan: &Plan, dir: &Path) -> Result<()> {
-    Fingerprint::of(plan).save(dir)
 }
 
 #[cfg(test)]
@@ -275,11 +265,12 @@ mod tests {
         assert_eq!(Fingerprint::load(tmp.path()).unwrap(), None);
         f.save(tmp.path()).unwrap();
         assert_eq!(Fingerprint::load(tmp.path()).unwrap(), Some(f.clone()));
-        let p = plan("", "limits = { memory_mb = 256 }");
-        check(&p, tmp.path(), true).unwrap();
+        let p = Fingerprint::of(&plan("", "limits = { memory_mb = 256 }"));
+        check(&p, tmp.path(), true, "games").unwrap();
         // Without games, any config may take the folder.
-        check(&plan("seed = 8", ""), tmp.path(), false).unwrap();
-        let e = check(&plan("seed = 8", ""), tmp.path(), true)
+        let other = Fingerprint::of(&plan("seed = 8", ""));
+        check(&other, tmp.path(), false, "games").unwrap();
+        let e = check(&other, tmp.path(), true, "games")
             .unwrap_err()
             .to_string();
         assert!(e.contains("seed: 3 → 8") && e.contains("--fresh"), "{e}");

@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 pub mod combine;
 pub mod fingerprint;
 pub mod missing;
+pub mod recorded;
 pub mod verify;
 
 /// The file of a results folder that holds the absolute path of the config its `config.toml` was copied

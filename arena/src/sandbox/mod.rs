@@ -9,7 +9,8 @@
 //! - **subreaper** ([`reaper`]): the arena inherits every orphaned descendant of its bots, so even without
 //!   cgroups it can find and kill them, and it reaps them.
 //! - **the parent-death signal**: a bot's main process dies with the arena, even a SIGKILLed one.
-//! - **bubblewrap** ([`bubblewrap`]), when a config asks for `sandbox = "bubblewrap"`.
+//! - **bubblewrap** ([`bubblewrap`]): by default for every bot given as a `command`; built-in bots only
+//!   when a config asks for `sandbox = "bubblewrap"`.
 //!
 //! [`Containment`] is the run's view of these layers; [`Jail`] confines one bot process for one game and
 //! is owned by its [`crate::process::BotProcess`].

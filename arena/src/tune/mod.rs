@@ -38,7 +38,6 @@ pub mod spsa;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use games::Player;
@@ -46,84 +45,21 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::Deserialize;
 
 use crate::config::{Config, Format, OpeningOrder};
 use crate::openings::Opening;
 use crate::plan::{BotPlan, Plan};
-use crate::pool::{GamePool, Next};
 use crate::record::GameRecord;
-use crate::referee::GameEnv;
 use crate::results::fingerprint::Fingerprint;
 use crate::results::ResultsDir;
+use crate::run::{ConfigCopy, Flow, Played, Run, Setup};
 use crate::sandbox::Containment;
 use crate::schedule::{game_seed, mix, random_opening, ScheduledGame};
 use crate::tournament::{self, RunOptions, RunSummary};
 
 use spsa::{Param, Spsa};
 
-/// `[tune]`: what to tune and fishtest's SPSA settings.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct TuneConfig {
-    /// Iterations planned: with `pairs_per_iteration`, fishtest's N (game pairs), which sets the gains'
-    /// schedule. `arena tune --iterations` may stop earlier or go on further without changing it.
-    pub iterations: u64,
-    /// Game pairs per iteration, each from its own opening, under one Δ (fishtest's batch). Default 1.
-    #[serde(default = "one")]
-    pub pairs_per_iteration: u32,
-    /// The stability constant A, in game pairs. Default: 10 % of the planned pairs (fishtest).
-    #[serde(rename = "A")]
-    pub a_big: Option<f64>,
-    /// The learning rate's decay exponent α (default 0.602).
-    #[serde(default = "alpha")]
-    pub alpha: f64,
-    /// The perturbation's decay exponent γ (default 0.101).
-    #[serde(default = "gamma")]
-    pub gamma: f64,
-    /// At the end, play an SPRT of the tuned values against the start values, with the config's
-    /// `[sprt]` (required then). Default false.
-    #[serde(default)]
-    pub verify: bool,
-    /// The options to tune, in order (the columns of `tune.csv`).
-    pub params: Vec<TuneParam>,
-}
-
-fn one() -> u32 {
-    1
-}
-fn alpha() -> f64 {
-    spsa::ALPHA
-}
-fn gamma() -> f64 {
-    spsa::GAMMA
-}
-
-/// `[[tune.params]]`: one option, as a line of fishtest's SPSA form.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct TuneParam {
-    /// The bot's option (sent with `setoption`).
-    pub name: String,
-    pub start: f64,
-    pub min: f64,
-    pub max: f64,
-    /// The perturbation c at the last planned game pair, in the option's units.
-    pub c_end: f64,
-    /// The learning rate R at the last planned game pair.
-    pub r_end: f64,
-    /// An integer option (a UGI `spin`). Default true: the probes are sent `floor(x + u)`, u a seeded
-    /// uniform draw in [0, 1) (fishtest's stochastic rounding, [`spsa::round_stochastic`]), and the
-    /// tuned and start values of `tuned.toml` and the verifying SPRT θ rounded to the nearest integer;
-    /// `min` and `max` must then be integers. False sends the value as a decimal number (an option of
-    /// type `string` that reads one).
-    #[serde(default = "yes")]
-    pub integer: bool,
-}
-
-fn yes() -> bool {
-    true
-}
+pub use crate::config::tune::{TuneConfig, TuneParam};
 
 /// How to run a tuning.
 #[derive(Clone, Debug)]
@@ -562,24 +498,22 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
     let config = Config::load(config_path)?;
     let tuning = Tuning::new(&config, config_path, self_exe)?;
     let names = tuning.names();
-    let dir = ResultsDir::new(&opts.results_root, &config.name);
-    let (lock, aside) = dir.prepare(opts.fresh)?;
-    if let Some(aside) = aside.filter(|_| !opts.quiet) {
-        crate::errln!("moved the old results to {}", aside.display());
-    }
+    let mut run = Run::open(Setup {
+        results_root: opts.results_root.clone(),
+        folder: config.name.clone(),
+        config: ConfigCopy::File(config_path.to_path_buf()),
+        fresh: opts.fresh,
+        quiet: opts.quiet,
+        // No transcripts: a tuning plays tens of thousands of short games, and a folder of that many
+        // files helps nobody; a forfeit is printed with its reason as it happens.
+        logs: false,
+        containment: opts.containment.clone(),
+    })?;
+    let dir = run.dir.clone();
     let csv = dir.path.join(record::FILE);
     let mut rows = record::read(&csv, &names)?;
+    run.check_fingerprint(&tuning.fingerprint(), !rows.is_empty(), "iterations")?;
     if !rows.is_empty() {
-        if let Some(recorded) = Fingerprint::load(&dir.path)? {
-            let changes = tuning.fingerprint().changes_from(&recorded);
-            anyhow::ensure!(
-                changes.is_empty(),
-                "{}: its iterations were played under another config; what changed:\n  {}\n\
-                 restore the config, or run with --fresh to start afresh (the old folder is kept)",
-                dir.path.display(),
-                changes.join("\n  ")
-            );
-        }
         // Step: a record of the older form gets its `flip_` columns, the Δ its iterations were played
         // with (drawn from the seed and the iteration alone); a recorded Δ must be that one.
         let older = rows.iter().any(|r| r.flips.is_empty());
@@ -610,10 +544,6 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
             }
         }
     }
-    let copy = dir.path.join("config.toml");
-    if !matches!((config_path.canonicalize(), copy.canonicalize()), (Ok(a), Ok(b)) if a == b) {
-        let _ = std::fs::copy(config_path, &copy);
-    }
     let target = opts.iterations.unwrap_or(tuning.tune.iterations);
     let mut theta = rows
         .last()
@@ -634,9 +564,9 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
             dir: &dir,
             opts,
         };
-        (played, interrupted) = step
-            .iterations(&mut theta, &mut done, target, &mut history)
+        step.iterations(&mut run, &mut theta, &mut done, target, &mut history)
             .await?;
+        (played, interrupted) = (run.played, run.interrupted);
     }
     // Step: the record's products, written for whatever was recorded.
     chart::write_svg(
@@ -648,7 +578,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
     let snippet = tuning.snippet(&theta, done)?;
     let tuned = dir.path.join("tuned.toml");
     std::fs::write(&tuned, &snippet).with_context(|| format!("writing {}", tuned.display()))?;
-    drop(lock);
+    drop(run);
     let verify = if tuning.tune.verify && !interrupted && done >= target {
         let vc = tuning.verify_config(&theta, done);
         let plan = Plan::new(&vc, config_path, self_exe)?;
@@ -660,6 +590,8 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
             shard: None,
             report_every: None,
             containment: opts.containment.clone(),
+            // Its own config, not the tuning's: `arena report` and `merge` read the folder by it.
+            derived_config: Some(vc.to_toml()?),
         };
         if !opts.quiet {
             crate::errln!(
@@ -697,39 +629,20 @@ impl Step<'_> {
     /// and whether a signal stopped it.
     async fn iterations(
         &self,
+        run: &mut Run,
         theta: &mut Vec<f64>,
         done: &mut u64,
         target: u64,
         history: &mut Vec<(u64, Vec<f64>)>,
-    ) -> Result<(usize, bool)> {
+    ) -> Result<()> {
         let (tuning, dir, opts) = (self.tuning, self.dir, self.opts);
         let names = tuning.names();
         // Step 1. Containment, then the options against what the bot declares, at both ends of every
         // range, before any game.
-        let containment = opts.containment.clone().unwrap_or_else(Containment::probe);
-        containment
-            .check(&tuning.base, tuning.base.processes_configured)
-            .map_err(anyhow::Error::msg)?;
-        // No transcripts: a tuning plays tens of thousands of short games, and a folder of that many
-        // files helps nobody; a forfeit is printed with its reason as it happens.
-        let env = Arc::new(GameEnv {
-            logs: None,
-            containment: Arc::clone(&containment),
-            work_root: Some(dir.path.join("sandbox")),
-            hide: Some(opts.results_root.clone()),
-        });
         let lows: Vec<f64> = tuning.spsa.params.iter().map(|p| p.min).collect();
         let highs: Vec<f64> = tuning.spsa.params.iter().map(|p| p.max).collect();
         let ends = tuning.plan_with(&tuning.values(&lows), &tuning.values(&highs));
-        for warning in crate::options::preflight(&ends, &containment, env.work_root.as_deref())
-            .await
-            .map_err(anyhow::Error::msg)?
-        {
-            if !opts.quiet {
-                crate::errln!("warning: {warning}");
-            }
-        }
-        tuning.fingerprint().save(&dir.path)?;
+        let env = run.env(&ends, &tuning.fingerprint()).await?;
         let mut writer = record::Writer::open(&dir.path.join(record::FILE), &names)?;
 
         // Step 2. The iterations.
@@ -744,44 +657,40 @@ impl Step<'_> {
             pb.set_position(*done);
             pb
         });
-        let started = Instant::now();
         let per = u64::from(tuning.tune.pairs_per_iteration);
         let plus_name = tuning.base.bots[0].name.clone();
-        let mut played = 0;
-        let mut interrupted = false;
-        let stop = tournament::stop_signal();
-        tokio::pin!(stop);
-        'iterations: while *done < target {
+        while *done < target {
             let iteration = *done + 1;
             let gains = tuning.spsa.gains(*done * per);
             let flips = tuning.spsa.flips(tuning.base.seed, iteration);
             let (plus, minus) = tuning.spsa.probes(theta, &gains, &flips);
             let draws = tuning.spsa.rounding_draws(tuning.base.seed, iteration);
             let plan = Arc::new(tuning.probe_plan(&plus, &minus, &draws));
-            let mut pool = GamePool::new(plan, Arc::clone(&env), tuning.games(iteration))
-                .keeping("iterations");
             let mut records = Vec::new();
-            loop {
-                let r = match pool.next(&mut stop).await? {
-                    Next::Game(r) => *r,
-                    Next::Done => break,
-                    Next::Interrupted => {
-                        interrupted = true;
-                        break 'iterations;
-                    }
-                };
-                played += 1;
-                if r.termination.is_forfeit() && !opts.quiet {
-                    let line = format!(
-                        "{} {} vs {} {} ({}) — {}",
-                        r.id, r.first, r.second, r.result, r.termination, r.detail
-                    );
-                    match &bar {
-                        Some(b) => b.println(line),
-                        None => crate::errln!("{line}"),
-                    }
-                }
-                records.push(r);
+            let played = run
+                .play(
+                    plan,
+                    Arc::clone(&env),
+                    tuning.games(iteration),
+                    "iterations",
+                    |r| {
+                        if r.termination.is_forfeit() && !opts.quiet {
+                            let line = format!(
+                                "{} {} vs {} {} ({}) — {}",
+                                r.id, r.first, r.second, r.result, r.termination, r.detail
+                            );
+                            match &bar {
+                                Some(b) => b.println(line),
+                                None => crate::errln!("{line}"),
+                            }
+                        }
+                        records.push(r);
+                        Ok(Flow::Continue)
+                    },
+                )
+                .await?;
+            if played == Played::Interrupted {
+                break;
             }
             let (wins, draws, losses) = tally(&records, &plus_name);
             let result = i64::from(wins) - i64::from(losses);
@@ -821,14 +730,8 @@ impl Step<'_> {
         if let Some(b) = &bar {
             b.finish_and_clear();
         }
-        if played > 0 && !opts.quiet {
-            let secs = started.elapsed().as_secs_f64();
-            crate::errln!(
-                "{played} games in {secs:.1} s ({:.2} games/s)",
-                played as f64 / secs.max(1e-9)
-            );
-        }
-        Ok((played, interrupted))
+        run.finish();
+        Ok(())
     }
 }
 

@@ -73,10 +73,7 @@ pub struct Gain {
 
 /// The fraction of the planned game pairs that A defaults to (fishtest's "SPSA A ratio").
 pub const A_RATIO: f64 = 0.1;
-/// Spall's and fishtest's default α.
-pub const ALPHA: f64 = 0.602;
-/// Spall's and fishtest's default γ.
-pub const GAMMA: f64 = 0.101;
+pub use crate::config::tune::{ALPHA, GAMMA};
 
 impl Spsa {
     /// A schedule over `planned_pairs` game pairs; `a_big` defaults to [`A_RATIO`] of them.

@@ -5,10 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+
+pub mod tune;
 
 /// A whole config file. See `configs/*.toml` and README.md for examples.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// The tournament's name; also its folder under `results/` (letters, digits, `.`, `_`, `-`).
@@ -31,7 +33,7 @@ pub struct Config {
     /// but `tune`, where it is the test of `[tune] verify`.
     pub sprt: Option<SprtConfig>,
     /// `[tune]`: the SPSA tuning of a `format = "tune"` config (`arena tune`); refused by the others.
-    pub tune: Option<crate::tune::TuneConfig>,
+    pub tune: Option<tune::TuneConfig>,
     /// `format = "swiss"`: the number of rounds, at least 1 and at most a round-robin's (bots − 1, or
     /// bots when odd). Refused by the other formats.
     pub rounds: Option<u32>,
@@ -81,7 +83,7 @@ pub struct Config {
 /// `[shards]`: the split of a tournament over machines, for `arena run --shard auto` (see
 /// [`crate::shard`]). A Kubernetes Indexed Job gives each pod its index but not the count, so the count
 /// comes from here (or `--shard-count`); a Slurm job array's own count must equal it.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ShardsConfig {
     /// The number of shards, at least 1 (the Indexed Job's `completions`).
@@ -92,7 +94,7 @@ pub struct ShardsConfig {
 /// isolate's `--mem`, `--processes`, `--fsize` and `--time`. Each key left out takes the tournament's
 /// value, then the default; 0 turns a limit off. A bot stopped by a limit forfeits, and the record's
 /// detail names the limit (`memory limit 256 MiB`).
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct LimitsConfig {
     /// Memory of the bot's whole process tree, MiB (cgroup `memory.max`; without a memory cgroup, the
@@ -112,7 +114,7 @@ pub struct LimitsConfig {
 
 /// A sandbox for bot processes. A config that names none gets `bubblewrap` for every bot given as a
 /// `command` and `none` for built-in bots (see [`crate::plan::BotPlan::sandbox`]).
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum SandboxKind {
     /// No sandbox: the bot sees the machine as the arena's user does (its limits still apply); `arena
@@ -126,7 +128,7 @@ pub enum SandboxKind {
 
 /// `[openings]`: an opening book as a text file, one opening per line (cutechess's and fastchess's
 /// `-openings file=… order=…`).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpeningsConfig {
     /// The file, relative to the config file's folder (or absolute). Each line holds the moves of one
@@ -145,7 +147,7 @@ pub struct OpeningsConfig {
 }
 
 /// The order in which game pairs take the lines of an opening file.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum OpeningOrder {
     /// Line 1, 2, 3, …, wrapping around.
@@ -157,7 +159,7 @@ pub enum OpeningOrder {
 
 /// `[sprt]`: a sequential probability ratio test between two bots (fishtest's and fastchess's GSPRT on
 /// pentanomial counts). H0: elo = `elo0`; H1: elo = `elo1`, in the units of `model`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SprtConfig {
     /// Elo under H0 (default 0).
@@ -192,7 +194,7 @@ fn default_model() -> String {
 }
 
 /// `[knockout]`: a single-elimination bracket (see `docs/formats.md`).
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct KnockoutConfig {
     /// Game pairs of each match (default 1).
@@ -207,7 +209,7 @@ pub struct KnockoutConfig {
 }
 
 /// The tournament format.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// Every bot plays every other bot.
@@ -227,7 +229,7 @@ pub enum Format {
 }
 
 /// `[game]`: which game and which variant.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameConfig {
     /// `tictactoe`, `connect4` or `dots`.
@@ -243,7 +245,7 @@ pub struct GameConfig {
 }
 
 /// `[time_control]`: a budget per game plus an increment (Fischer), or a fixed time per move. All in ms.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct TimeControlConfig {
     /// Time for the whole game, ms. Absent: only `max_move_ms` limits each move.
@@ -266,7 +268,7 @@ fn default_startup_ms() -> u64 {
 }
 
 /// `[[bots]]`: one player.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BotConfig {
     /// Unique name in this tournament.
@@ -301,7 +303,7 @@ pub struct BotConfig {
 }
 
 /// A bot's `sweep`: the option settings of its variants.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum Sweep {
     /// Option name → the values to try; every combination is a variant (names in sorted order).
@@ -311,7 +313,7 @@ pub enum Sweep {
 }
 
 /// How the arena talks to a bot (`docs/protocol.md`).
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum ProtocolKind {
     /// UGI with the arena's `game` command.
@@ -370,6 +372,15 @@ impl Config {
             }
         })
     }
+
+    /// The config as TOML text, which [`Config::parse`] reads back as the same config: how a config built
+    /// as a value (a tuning's verifying SPRT) is recorded in its results folder.
+    ///
+    /// # Errors
+    /// A value TOML cannot hold (none of the config's types has one; kept for the serializer's contract).
+    pub fn to_toml(&self) -> Result<String, toml::ser::Error> {
+        toml::to_string(self)
+    }
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -383,6 +394,35 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every config of the repository, written out as TOML and read back, is the same config (compared
+    /// by its TOML, since the config types hold floats and maps without `Eq`).
+    #[test]
+    fn every_repository_config_survives_a_round_trip_through_toml() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let mut seen = 0;
+        for folder in [root.clone(), root.join("baseline")] {
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.extension().is_none_or(|e| e != "toml") {
+                    continue;
+                }
+                let config = Config::load(&path).unwrap();
+                let text = config.to_toml().unwrap();
+                let again = Config::parse(&text, &path)
+                    .unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()));
+                assert_eq!(again.to_toml().unwrap(), text, "{}", path.display());
+                assert_eq!(again.name, config.name);
+                assert_eq!(again.bots.len(), config.bots.len());
+                seen += 1;
+            }
+        }
+        assert!(
+            seen >= 20,
+            "only {seen} configs found under {}",
+            root.display()
+        );
+    }
 
     const MINIMAL: &str = r#"
 name = "t"

@@ -1,0 +1,292 @@
+//! One run's lifecycle, shared by every way the arena plays games: `arena run`'s round-robin, gauntlet
+//! and SPRT match ([`crate::tournament`]), Swiss and knockout round by round ([`crate::pairing::run`]),
+//! `arena tune`'s iterations ([`crate::tune`]) and `arena play` ([`crate::play`]). They only decide which
+//! games to play and what to do with each finished one; a [`Run`] does the rest, in this order:
+//!
+//! 1. [`Run::open`]: takes the results folder (moves an old one aside with `--fresh`, then an exclusive
+//!    lock held until the run is dropped), copies the config into it as `config.toml` with
+//!    `config.origin`, the folder its relative paths resolve against (`arena merge` and `arena report`
+//!    read both), and starts listening for Ctrl-C, SIGTERM and SIGHUP;
+//! 2. [`Run::check_fingerprint`]: a folder that holds games is resumed only under the same fingerprint;
+//! 3. [`Run::env`], before the first game: the containment layers probed and checked against the plan,
+//!    the bots' options checked against their declarations (warnings printed), then the fingerprint
+//!    recorded;
+//! 4. [`Run::play`]: a [`GamePool`] of games, each finished game handed to the caller, until the games
+//!    are done, the caller stops (an SPRT decided), or a signal comes;
+//! 5. [`Run::finish`]: the games-per-second line.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use tokio::sync::watch;
+
+use crate::plan::Plan;
+use crate::pool::{stopped, GamePool, Next};
+use crate::record::GameRecord;
+use crate::referee::GameEnv;
+use crate::results::fingerprint::Fingerprint;
+use crate::results::{ResultsDir, RunLock, CONFIG_ORIGIN};
+use crate::sandbox::Containment;
+use crate::schedule::ScheduledGame;
+
+/// The config a run records in its folder.
+#[derive(Clone, Debug)]
+pub enum ConfigCopy {
+    /// Copy this file (the config the run was started with); it is also the origin of its relative
+    /// paths. Nothing is copied when it is the folder's own `config.toml` (`arena run
+    /// results/x/config.toml`: a file copied onto itself is emptied).
+    File(PathBuf),
+    /// Write this text, a config derived from the file at `origin` (a tuning's verifying SPRT), whose
+    /// relative paths resolve against `origin`'s folder.
+    Derived { text: String, origin: PathBuf },
+}
+
+/// Where and how a run keeps its results.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The folder holding every run's folder (usually `results`).
+    pub results_root: PathBuf,
+    /// The run's folder under it: the tournament's name, a shard's `<name>.shard-K-of-N`.
+    pub folder: String,
+    /// The config recorded in the folder.
+    pub config: ConfigCopy,
+    /// Move an existing folder aside and start afresh.
+    pub fresh: bool,
+    /// No messages at all (benchmarks).
+    pub quiet: bool,
+    /// Keep each game's transcript and the bots' stderr in `logs/` (a tuning, which plays tens of
+    /// thousands of short games, keeps none).
+    pub logs: bool,
+    /// The containment layers to use; `None`: probe the machine ([`Containment::probe`]).
+    pub containment: Option<Arc<Containment>>,
+}
+
+/// What [`Run::play`]'s caller does after a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Play on.
+    Continue,
+    /// Abandon the games still running (their bots killed, nothing recorded) and return: an SPRT that
+    /// has decided.
+    Stop,
+}
+
+/// How [`Run::play`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// Every game was played.
+    Done,
+    /// The caller returned [`Flow::Stop`].
+    Stopped,
+    /// Ctrl-C, SIGTERM or SIGHUP: the running games were stopped and are not recorded.
+    Interrupted,
+}
+
+/// One run in its results folder; see the module's documentation. Dropping it frees the folder.
+pub struct Run {
+    /// The run's folder.
+    pub dir: ResultsDir,
+    setup: Setup,
+    _lock: RunLock,
+    env: Option<Arc<GameEnv>>,
+    stop: watch::Receiver<bool>,
+    stop_task: tokio::task::JoinHandle<()>,
+    started: Instant,
+    /// Games played by this run so far.
+    pub played: usize,
+    /// Whether a signal stopped it.
+    pub interrupted: bool,
+}
+
+impl Run {
+    /// Takes the folder `setup.results_root/setup.folder` and records the config in it (step 1 of the
+    /// module's documentation). Must be called within a tokio runtime (it listens for signals).
+    ///
+    /// # Errors
+    /// The folder is in use by another run, or cannot be created, moved aside or written.
+    pub fn open(setup: Setup) -> Result<Run> {
+        let dir = ResultsDir::new(&setup.results_root, &setup.folder);
+        let (lock, aside) = dir.prepare(setup.fresh)?;
+        if let Some(aside) = aside.filter(|_| !setup.quiet) {
+            crate::errln!("moved the old results to {}", aside.display());
+        }
+        record_config(&dir.path, &setup.config)?;
+        let (stop_tx, stop) = watch::channel(false);
+        let stop_task = tokio::spawn(async move {
+            stop_signal().await;
+            let _ = stop_tx.send(true);
+        });
+        Ok(Run {
+            dir,
+            setup,
+            _lock: lock,
+            env: None,
+            stop,
+            stop_task,
+            started: Instant::now(),
+            played: 0,
+            interrupted: false,
+        })
+    }
+
+    /// Whether messages are off.
+    pub fn quiet(&self) -> bool {
+        self.setup.quiet
+    }
+
+    /// Refuses to add to a folder whose recorded `what` (`games`, a tuning's `iterations`; `has`) were
+    /// played under another fingerprint than `now`; without them the new fingerprint simply replaces
+    /// the old ([`crate::results::fingerprint::check`]).
+    ///
+    /// # Errors
+    /// Every change, and the advice to restore the config or start afresh.
+    pub fn check_fingerprint(&self, now: &Fingerprint, has: bool, what: &str) -> Result<()> {
+        crate::results::fingerprint::check(now, &self.dir.path, has, what)
+    }
+
+    /// The environment of every game of this run, set up on the first call: the containment layers
+    /// checked against `checks` (every bot the run may start; a tuning passes its bot at both ends of
+    /// every range), the bots' options checked against what they declare (warnings printed), then
+    /// `fingerprint` written into the folder. Later calls return the same environment.
+    ///
+    /// # Errors
+    /// A machine that cannot contain the bots as the config asks, an option a bot would ignore or refuse,
+    /// a file error.
+    pub async fn env(&mut self, checks: &Plan, fingerprint: &Fingerprint) -> Result<Arc<GameEnv>> {
+        if let Some(env) = &self.env {
+            return Ok(Arc::clone(env));
+        }
+        let containment = self
+            .setup
+            .containment
+            .clone()
+            .unwrap_or_else(Containment::probe);
+        containment
+            .check(checks, checks.processes_configured)
+            .map_err(anyhow::Error::msg)?;
+        let env = Arc::new(GameEnv {
+            logs: self.setup.logs.then(|| self.dir.logs()),
+            containment: Arc::clone(&containment),
+            work_root: Some(self.dir.path.join("sandbox")),
+            hide: Some(self.setup.results_root.clone()),
+        });
+        for warning in crate::options::preflight(checks, &containment, env.work_root.as_deref())
+            .await
+            .map_err(anyhow::Error::msg)?
+        {
+            if !self.setup.quiet {
+                crate::errln!("warning: {warning}");
+            }
+        }
+        // Written once every check has passed, just before the first game.
+        fingerprint.save(&self.dir.path)?;
+        self.env = Some(Arc::clone(&env));
+        Ok(env)
+    }
+
+    /// Plays `games` of `plan` in `env` (from [`Run::env`]), at most `plan.concurrency` at once, handing
+    /// each finished game to `each` in the order they end (a forfeit included; recording it is the
+    /// caller's). `kept` names what the caller keeps when a game cannot be set up ("the {kept} recorded
+    /// so far are kept").
+    ///
+    /// # Errors
+    /// A game the arena could not set up, or an error of `each`; the running games are stopped first.
+    pub async fn play(
+        &mut self,
+        plan: Arc<Plan>,
+        env: Arc<GameEnv>,
+        games: Vec<ScheduledGame>,
+        kept: &'static str,
+        mut each: impl FnMut(GameRecord) -> Result<Flow>,
+    ) -> Result<Played> {
+        if *self.stop.borrow() {
+            self.interrupted = true;
+            return Ok(Played::Interrupted);
+        }
+        let mut pool = GamePool::new(plan, env, games).keeping(kept);
+        let mut stop = self.stop.clone();
+        loop {
+            let record = match pool.next(stopped(&mut stop)).await? {
+                Next::Game(r) => *r,
+                Next::Done => return Ok(Played::Done),
+                Next::Interrupted => {
+                    self.interrupted = true;
+                    return Ok(Played::Interrupted);
+                }
+            };
+            self.played += 1;
+            if each(record)? == Flow::Stop {
+                pool.abandon().await;
+                return Ok(Played::Stopped);
+            }
+        }
+    }
+
+    /// Prints `N games in S s (G games/s)` for the games this run played (none: nothing).
+    pub fn finish(&self) {
+        if self.played > 0 && !self.setup.quiet {
+            let secs = self.started.elapsed().as_secs_f64();
+            crate::errln!(
+                "{} games in {secs:.1} s ({:.1} games/s)",
+                self.played,
+                self.played as f64 / secs.max(1e-9)
+            );
+        }
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        self.stop_task.abort();
+    }
+}
+
+/// Resolves on Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed), so each stops a run cleanly
+/// with its bots killed.
+pub async fn stop_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+    ) {
+        (Ok(mut term), Ok(mut hup)) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+                _ = hup.recv() => {}
+            }
+        }
+        _ => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+/// Writes the run's config into `dir` as `config.toml`, and `config.origin`: the absolute path of the
+/// config it came from, against whose folder its relative paths (openings, commands) resolve.
+fn record_config(dir: &Path, config: &ConfigCopy) -> Result<()> {
+    let copy = dir.join("config.toml");
+    let origin = match config {
+        ConfigCopy::File(path) => {
+            let same =
+                matches!((path.canonicalize(), copy.canonicalize()), (Ok(x), Ok(y)) if x == y);
+            if same {
+                return Ok(());
+            }
+            std::fs::copy(path, &copy)
+                .with_context(|| format!("copying {} to {}", path.display(), copy.display()))?;
+            path
+        }
+        ConfigCopy::Derived { text, origin } => {
+            std::fs::write(&copy, text).with_context(|| format!("writing {}", copy.display()))?;
+            origin
+        }
+    };
+    let origin = std::path::absolute(origin)
+        .with_context(|| format!("the absolute path of {}", origin.display()))?;
+    let file = dir.join(CONFIG_ORIGIN);
+    std::fs::write(&file, format!("{}\n", origin.display()))
+        .with_context(|| format!("writing {}", file.display()))
+}
