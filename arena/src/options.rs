@@ -3,14 +3,12 @@
 //! `min..max` or not among a combo's `var`s stops the run with the bot, the option and the allowed
 //! values, instead of being sent and silently ignored (which makes a sweep compare identical bots).
 
-use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::ProtocolKind;
 use crate::plan::{BotPlan, Plan};
 use crate::process::{BotProcess, Transcript};
-use crate::sandbox::Containment;
+use crate::referee::GameEnv;
 
 /// The type of a declared option, with its bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,11 +151,7 @@ pub fn check(bot: &BotPlan, declared: &[Declared]) -> Result<(), String> {
 ///
 /// # Errors
 /// The first option a bot does not declare or whose value it refuses ([`check`]).
-pub async fn preflight(
-    plan: &Plan,
-    containment: &Arc<Containment>,
-    work_root: Option<&Path>,
-) -> Result<Vec<String>, String> {
+pub async fn preflight(plan: &Plan, env: &GameEnv) -> Result<Vec<String>, String> {
     let mut warnings = Vec::new();
     let mut seen: Vec<(&crate::plan::Launch, Option<Vec<Declared>>)> = Vec::new();
     for bot in &plan.bots {
@@ -168,7 +162,7 @@ pub async fn preflight(
         let declared = match known {
             Some(k) => seen[k].1.clone(),
             None => {
-                let d = declarations(bot, containment, work_root).await;
+                let d = declarations(bot, env).await;
                 if let Err(e) = &d {
                     warnings.push(format!(
                         "bot {:?}: its options could not be checked: {e}",
@@ -188,12 +182,14 @@ pub async fn preflight(
 }
 
 /// The options `bot` declares: starts it, says `ugi`, reads until `ugiok`, and ends it.
-async fn declarations(
-    bot: &BotPlan,
-    containment: &Arc<Containment>,
-    work_root: Option<&Path>,
-) -> Result<Vec<Declared>, String> {
-    let jail = containment.jail(bot, &format!("options-{}", bot.name), work_root, None)?;
+async fn declarations(bot: &BotPlan, env: &GameEnv) -> Result<Vec<Declared>, String> {
+    // In the games' own jail: the same sandbox, the results folder covered as in a game.
+    let jail = env.containment.jail(
+        bot,
+        &format!("options-{}", bot.name),
+        env.work_root.as_deref(),
+        env.hide.as_deref(),
+    )?;
     let mut process = BotProcess::spawn(&bot.name, &bot.launch, None, Transcript::new(), jail)
         .map_err(|e| format!("could not start {}: {e}", bot.launch.program.display()))?;
     let deadline = Instant::now() + Duration::from_millis(bot.time_control.startup_ms);
@@ -225,6 +221,7 @@ async fn declarations(
 mod tests {
     use super::*;
     use crate::config::Config;
+    use std::path::Path;
 
     fn bot(options: &str) -> BotPlan {
         let text = format!(

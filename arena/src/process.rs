@@ -216,13 +216,24 @@ impl BotProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
             .kill_on_drop(true);
         if let Some(dir) = &exec.dir {
             cmd.current_dir(dir);
         }
         if exec.clear_env {
+            // A sandboxed bot: an empty environment for bwrap, and a session of its own, whose id is
+            // its pid as a process group's would be (so suspending and killing by group still work).
             cmd.env_clear();
+            // SAFETY: setsid is async-signal-safe and allocates nothing.
+            unsafe {
+                cmd.pre_exec(|| {
+                    nix::unistd::setsid()
+                        .map(|_| ())
+                        .map_err(std::io::Error::from)
+                });
+            }
+        } else {
+            cmd.process_group(0);
         }
         confine(&mut cmd, &jail);
         let mut child = cmd.spawn()?;

@@ -27,6 +27,16 @@ impl GameResult {
         }
     }
 
+    /// The result of a game adjudicated by its score (Dots captures, `[first, second]`): the higher
+    /// score wins, equal scores draw.
+    pub fn from_score([x, y]: [u32; 2]) -> GameResult {
+        GameResult::from_winner(match x.cmp(&y) {
+            std::cmp::Ordering::Greater => Some(Player::First),
+            std::cmp::Ordering::Less => Some(Player::Second),
+            std::cmp::Ordering::Equal => None,
+        })
+    }
+
     /// The result where `loser` lost.
     pub fn loss_of(loser: Player) -> GameResult {
         GameResult::from_winner(Some(loser.opponent()))

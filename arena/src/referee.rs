@@ -306,11 +306,7 @@ impl<'a> Referee<'a> {
                 if record.moves.len() >= limit as usize {
                     let (result, detail) = match pos.score() {
                         Some([x, y]) => (
-                            GameResult::from_winner(match x.cmp(&y) {
-                                std::cmp::Ordering::Greater => Some(Player::First),
-                                std::cmp::Ordering::Less => Some(Player::Second),
-                                std::cmp::Ordering::Equal => None,
-                            }),
+                            GameResult::from_score([x, y]),
                             format!("{limit} plies; score {x}:{y}"),
                         ),
                         None => (GameResult::Draw, format!("{limit} plies")),
@@ -625,10 +621,15 @@ async fn request_move(
                         Termination::Protocol,
                         match (first_request, &seat.last_answer) {
                             (false, Some(last)) => format!(
-                                "two answers to one go: bestmove {last}, then {:?}",
+                                "two answers to one go: bestmove {last}, then {:?} (or isready, sent \
+                                 before every move request, not answered first)",
                                 line.trim()
                             ),
-                            _ => format!("{:?} before its first go", line.trim()),
+                            _ => format!(
+                                "{:?} before its first go (or isready, sent before every move \
+                                 request, not answered first)",
+                                line.trim()
+                            ),
                         },
                     ));
                 }

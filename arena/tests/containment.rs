@@ -565,6 +565,8 @@ fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_it
              echo \"results: $(ls {results:?} 2>/dev/null | tr '\\n' ' ')\"\n\
              echo \"marker: ${{ARENA_TEST_MARKER:-unset}}\"\n\
              echo \"home: $HOME\"\n\
+             echo \"shadow: $(cat /etc/shadow 2>/dev/null | wc -c)\"\n\
+             echo \"caps: $(grep CapEff /proc/self/status | tr -d '\\t')\"\n\
              }} >&2\nexec {arena:?} bot random\n",
             secret = tmp.path().join("secret.txt").display().to_string(),
             results = tmp.path().join("results/boxed").display().to_string(),
@@ -605,6 +607,9 @@ fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_it
             "net: lo \n",
             "secret: unreadable",
             "marker: unset",
+            // Root's own files are covered, and no capability is left (root keeps uid 0 inside).
+            "shadow: 0\n",
+            "caps: CapEff:0000000000000000",
         ] {
             assert!(report.contains(expected), "{expected:?} not in:\n{report}");
         }
@@ -938,4 +943,80 @@ fn arena_doctor_names_every_layer() {
         "{report}"
     );
     assert!(report.contains("SIGSTOP/SIGCONT"), "{report}");
+}
+
+/// A sandboxed bot whose `dir` holds the results folder (given plainly, or through `..`) sees that folder
+/// covered but for the way to its own work folder; a bot without `dir` whose arguments name files
+/// relative to the arena's working directory still finds them (it starts in its own work folder).
+#[test]
+fn the_results_folder_stays_covered_under_a_bot_s_own_folder_and_relative_args_resolve() {
+    if let Some(why) = bubblewrap_missing() {
+        eprintln!("skipped: bubblewrap cannot run here ({why}); CI installs it");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let contest = tmp.path().join("contest");
+    std::fs::create_dir_all(contest.join("bots")).unwrap();
+    // A game recorded earlier in the same results folder, which no bot may read.
+    std::fs::create_dir_all(contest.join("results/earlier")).unwrap();
+    std::fs::write(contest.join("results/earlier/games.csv"), "secret rows\n").unwrap();
+    let script = contest.join("bots/probe.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n{\n\
+         echo \"results: $(ls results 2>&1 | tr '\\n' ' ')\"\n\
+         echo \"earlier: $(cat results/earlier/games.csv 2>&1)\"\n\
+         echo \"tournament: $(ls results/covered 2>&1 | tr '\\n' ' ')\"\n\
+         } >&2\nexec \"$1\" bot random\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let arena_exe = env!("CARGO_BIN_EXE_arena");
+    let config = format!(
+        "name = \"covered\"\nformat = \"gauntlet\"\ngames_per_pair = 2\nseed = 1\nconcurrency = 1\n\
+         [game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 10000\n\
+         [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n\
+         [[bots]]\nname = \"plain\"\ncommand = \"bots/probe.sh\"\ndir = \".\"\nargs = [{arena_exe:?}]\n\
+         [[bots]]\nname = \"dotdot\"\ncommand = \"bots/probe.sh\"\ndir = \"bots/..\"\nargs = [{arena_exe:?}]\n\
+         [[bots]]\nname = \"relative\"\ncommand = \"/bin/sh\"\nargs = [\"bots/probe.sh\", {arena_exe:?}]\n"
+    );
+    let path = write_config(&contest, "covered", &config);
+    let out = common::arena()
+        .current_dir(&contest)
+        .args([
+            "run",
+            "covered.toml",
+            "--results",
+            "results",
+            "--no-progress",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let _ = path;
+    let recorded =
+        arena::results::read_games_csv(&contest.join("results/covered/games.csv")).unwrap();
+    assert_eq!(recorded.len(), 6, "{}", text(&out));
+    for g in &recorded {
+        assert_eq!(g.termination.as_str(), "normal", "{g:?}");
+        let (side, bot) = if g.first == "random" {
+            ("second", &g.second)
+        } else {
+            ("first", &g.first)
+        };
+        let report = std::fs::read_to_string(
+            contest.join(format!("results/covered/logs/{}-{side}-{bot}.stderr", g.id)),
+        )
+        .unwrap();
+        if bot == "relative" {
+            // Started in its work folder: `results` is not there at all.
+            assert!(report.contains("results: ls: "), "{bot}: {report}");
+        } else {
+            // Only the way to its own work folder: the tournament's folder, and in it `sandbox`.
+            assert!(report.contains("results: covered \n"), "{bot}: {report}");
+            assert!(report.contains("tournament: sandbox \n"), "{bot}: {report}");
+        }
+        assert!(!report.contains("secret rows"), "{bot}: {report}");
+    }
 }

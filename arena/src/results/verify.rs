@@ -94,14 +94,7 @@ impl GameVisitor for Replay<'_> {
                         "{claimed}, but the moves end the game by the rules"
                     ));
                 }
-                let result = match pos.score() {
-                    Some([x, y]) => GameResult::from_winner(match x.cmp(&y) {
-                        std::cmp::Ordering::Greater => Some(Player::First),
-                        std::cmp::Ordering::Less => Some(Player::Second),
-                        std::cmp::Ordering::Equal => None,
-                    }),
-                    None => GameResult::Draw,
-                };
+                let result = pos.score().map_or(GameResult::Draw, GameResult::from_score);
                 if result != r.result {
                     return Err(format!("{claimed}, but the adjudication gives {result}"));
                 }

@@ -172,7 +172,7 @@ impl Run {
             work_root: Some(self.dir.path.join("sandbox")),
             hide: Some(self.setup.results_root.clone()),
         });
-        for warning in crate::options::preflight(checks, &containment, env.work_root.as_deref())
+        for warning in crate::options::preflight(checks, &env)
             .await
             .map_err(anyhow::Error::msg)?
         {

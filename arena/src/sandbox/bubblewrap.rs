@@ -4,7 +4,8 @@
 //! sees only:
 //!
 //! - the system folders, read-only ([`SYSTEM`]: `/usr`, `/etc` and the `/bin`, `/lib*` links or folders),
-//!   with `/etc/shadow` and `/etc/gshadow` covered;
+//!   with every file or folder under them that not everyone may read covered ([`private_entries`]:
+//!   `/etc/shadow`, `/etc/ssl/private`, …);
 //! - its own folders, read-only: its command's folder, its `dir`, and every file or folder its `args`
 //!   name;
 //! - a writable folder of its own under the run's folder (removed after the game): its `HOME`, and its
@@ -13,7 +14,11 @@
 //!   memory cgroup counts; gone with the bot's namespace), a minimal `/dev` and its own `/proc`.
 //!
 //! Nothing else of the host exists inside: no `/run`, `/var`, `/home`, `/root`, `/sys`, no other bot's
-//! folder, no results folder, so no Unix socket of the host can be reached. bwrap itself is started with
+//! folder, no results folder, so no Unix socket of the host can be reached but one inside the bot's own
+//! folders. A folder too broad to show (`/`, a top-level folder such as `/home` or `/tmp`, the user's home)
+//! is never shown whole: a program directly in one is shown as its file alone ([`visible`]). Every
+//! capability is dropped (bwrap run by root would keep them), and the bot runs in a session of its own
+//! (no controlling terminal to push keystrokes into). bwrap itself is started with
 //! an empty environment (it is process 1 of the bot's pid namespace, whose `/proc/1/environ` the bot can
 //! read), and the bot gets a clean one: `PATH`, `HOME`, `TMPDIR=/tmp`, `LANG=C.UTF-8`. Options follow
 //! bubblewrap's manual, bwrap(1); `--size` needs bubblewrap 0.8 (Debian 12).
@@ -27,9 +32,50 @@ pub const SYSTEM: [&str; 8] = [
     "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 ];
 
-/// Files under [`SYSTEM`] covered by an empty file: a bot run by root keeps uid 0 without capabilities,
-/// which still reads files that root owns.
-const SECRETS: [&str; 2] = ["/etc/shadow", "/etc/gshadow"];
+/// The files and folders under the real (not linked) [`SYSTEM`] folders that not everyone may read
+/// (`/etc/shadow`, `/etc/ssl/private`, a database's `pg_hba.conf`): a bot run by root keeps uid 0 (without
+/// capabilities), which still reads what root owns, so each is covered, a file by an empty one, a folder
+/// by an empty folder. Found once per run, by [`super::Containment::probe`]; a covered folder is not
+/// looked into.
+pub fn private_entries() -> Vec<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let Ok(meta) = e.path().symlink_metadata() else {
+                continue;
+            };
+            if meta.file_type().is_symlink() {
+                continue;
+            }
+            let readable = meta.permissions().mode() & 0o004 != 0;
+            if !readable && (meta.is_file() || meta.is_dir()) {
+                out.push(e.path());
+            } else if meta.is_dir() && depth < 8 {
+                walk(&e.path(), out, depth + 1);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for dir in SYSTEM {
+        let path = Path::new(dir);
+        if path.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+            walk(path, &mut out, 0);
+        }
+    }
+    out
+}
+
+/// Whether `path` is too broad to show a bot whole: `/`, a top-level folder (`/home`, `/tmp`, `/run`, …)
+/// or the arena user's home folder.
+pub fn too_broad(path: &Path) -> bool {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    path.parent().is_none_or(|p| p.parent().is_none())
+        || home.is_some_and(|h| path == h)
+        || path == Path::new("/root")
+}
 
 /// The `PATH` inside the sandbox; a `command` given without a `/` is looked up here first, so that it
 /// names a program the bot can see.
@@ -58,7 +104,8 @@ pub fn works(bwrap: &Path) -> Result<(), String> {
             cwd: None,
             hide: None,
             visible: &[],
-            tmpfs_bytes: Some(1 << 20),
+            tmpfs_bytes: sizes(bwrap).then_some(1 << 20),
+            private: &[],
         },
     );
     let out = std::process::Command::new(bwrap)
@@ -78,6 +125,15 @@ pub fn works(bwrap: &Path) -> Result<(), String> {
     }
 }
 
+/// Whether this `bwrap` takes `--size` (bubblewrap 0.8 and later; Ubuntu 22.04 has 0.6).
+pub fn sizes(bwrap: &Path) -> bool {
+    std::process::Command::new(bwrap)
+        .arg("--help")
+        .env_clear()
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--size"))
+}
+
 /// The folders of one sandboxed bot process.
 #[derive(Clone, Copy, Debug)]
 pub struct Folders<'a> {
@@ -89,52 +145,75 @@ pub struct Folders<'a> {
     pub hide: Option<&'a Path>,
     /// Its own folders and files, shown read-only at their paths.
     pub visible: &'a [PathBuf],
-    /// The size of its `/tmp` and of its `/dev/shm`, bytes each (`None`: tmpfs's default, half the RAM).
+    /// The size of its `/tmp` and of its `/dev/shm`, bytes each (`None`: tmpfs's default, half the RAM;
+    /// also when this bwrap has no `--size`, which came with bubblewrap 0.8: the memory cgroup still
+    /// counts their pages).
     pub tmpfs_bytes: Option<u64>,
+    /// What to cover under the system folders ([`private_entries`]).
+    pub private: &'a [PathBuf],
 }
 
-/// The folders and files a bot's launch needs to see, read-only: the program's folder (unless a system
-/// folder shows it already) and, for a symbolic link, its target's; its `dir`; and every argument that
-/// names an existing file or folder (taken relative to `dir`, else to the arena's working directory, as
-/// the process would), with the target of a link.
+/// The folders and files a bot's launch needs to see, read-only, each by its real path (links and `..`
+/// resolved): the program's folder (unless a system folder shows it already) and, for a symbolic link,
+/// its target's; its `dir`; and every argument that names an existing file or folder (taken relative to
+/// `dir`, else to the arena's working directory, as [`absolute_args`] passes it). A folder that is
+/// [`too_broad`] is never shown: a program in one is shown as its file alone, an argument naming one is
+/// not shown.
 pub fn visible(program: &Path, args: &[String], dir: Option<&Path>) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     let mut show = |p: PathBuf| {
+        let Ok(p) = std::fs::canonicalize(&p) else {
+            return;
+        };
         let shown = SYSTEM.iter().any(|s| p.starts_with(s)) || out.iter().any(|o| p.starts_with(o));
-        if !shown {
+        if !shown && !too_broad(&p) {
             out.push(p);
         }
     };
     if let Some(dir) = dir {
         show(dir.to_path_buf());
     }
-    if let Some(parent) = program.parent() {
-        show(parent.to_path_buf());
-    }
-    // A symbolic link (`~/bin/mybot` → a build folder) runs its target, which must be seen too.
-    if let Some(parent) = std::fs::canonicalize(program)
-        .ok()
-        .filter(|real| real != program)
-        .and_then(|real| real.parent().map(Path::to_path_buf))
+    for program in [
+        Some(program.to_path_buf()),
+        std::fs::canonicalize(program).ok(),
+    ]
+    .into_iter()
+    .flatten()
     {
-        show(parent);
+        match program.parent() {
+            Some(parent) if !std::fs::canonicalize(parent).is_ok_and(|p| too_broad(&p)) => {
+                show(parent.to_path_buf())
+            }
+            _ => show(program),
+        }
     }
     for a in args {
-        let p = Path::new(a);
         let p = match dir {
-            Some(d) => d.join(p),
-            None => p.to_path_buf(),
+            Some(d) => d.join(a),
+            None => PathBuf::from(a),
         };
         if p.exists() {
-            if let Ok(abs) = std::path::absolute(&p) {
-                show(abs);
-            }
-            if let Ok(real) = std::fs::canonicalize(&p) {
-                show(real);
-            }
+            show(p);
         }
     }
     out
+}
+
+/// `args` as a sandboxed bot without a `dir` gets them: it starts in its own work folder, so an argument
+/// that names an existing file or folder relative to the arena's working directory is made absolute
+/// (`bots/examples/bot.py` → `/home/me/arena/bots/examples/bot.py`). With a `dir`, the bot starts there
+/// and its arguments resolve as written.
+pub fn absolute_args(args: &[String], dir: Option<&Path>) -> Vec<String> {
+    args.iter()
+        .map(|a| {
+            let p = Path::new(a);
+            match (dir, p.is_relative() && p.exists()) {
+                (None, true) => std::path::absolute(p)
+                    .map_or_else(|_| a.clone(), |abs| abs.display().to_string()),
+                _ => a.clone(),
+            }
+        })
+        .collect()
 }
 
 /// The command line that runs `program args` inside the sandbox: `bwrap <options> -- program args`.
@@ -143,7 +222,12 @@ pub fn visible(program: &Path, args: &[String], dir: Option<&Path>) -> Vec<PathB
 pub fn command_line(program: &Path, args: &[String], f: &Folders<'_>) -> Vec<OsString> {
     let mut a: Vec<OsString> = Vec::new();
     let mut push = |items: &[&OsStr]| a.extend(items.iter().map(|s| s.to_os_string()));
-    push(&["--unshare-all".as_ref(), "--die-with-parent".as_ref()]);
+    push(&[
+        "--unshare-all".as_ref(),
+        "--die-with-parent".as_ref(),
+        "--cap-drop".as_ref(),
+        "ALL".as_ref(),
+    ]);
     for dir in SYSTEM {
         let path = Path::new(dir);
         match std::fs::symlink_metadata(path) {
@@ -158,9 +242,19 @@ pub fn command_line(program: &Path, args: &[String], f: &Folders<'_>) -> Vec<OsS
             _ => {}
         }
     }
-    for secret in SECRETS {
-        if Path::new(secret).exists() {
-            push(&["--ro-bind".as_ref(), "/dev/null".as_ref(), secret.as_ref()]);
+    let cover_size = f.tmpfs_bytes.map(|_| OsString::from("65536"));
+    for secret in f.private {
+        if secret.is_dir() {
+            if let Some(size) = &cover_size {
+                push(&["--size".as_ref(), size.as_os_str()]);
+            }
+            push(&["--tmpfs".as_ref(), secret.as_os_str()]);
+        } else {
+            push(&[
+                "--ro-bind".as_ref(),
+                "/dev/null".as_ref(),
+                secret.as_os_str(),
+            ]);
         }
     }
     push(&[
@@ -183,6 +277,10 @@ pub fn command_line(program: &Path, args: &[String], f: &Folders<'_>) -> Vec<OsS
         .hide
         .filter(|h| f.visible.iter().any(|v| h.starts_with(v)))
     {
+        // A small cover: it only holds the mount points of the work folder below it.
+        if let Some(size) = &cover_size {
+            push(&["--size".as_ref(), size.as_os_str()]);
+        }
         push(&["--tmpfs".as_ref(), h.as_os_str()]);
     }
     push(&["--bind".as_ref(), f.work.as_os_str(), f.work.as_os_str()]);
@@ -220,6 +318,7 @@ mod tests {
                 hide: Some(Path::new("/r/t")),
                 visible: &visible,
                 tmpfs_bytes: Some(1 << 30),
+                private: &[PathBuf::from("/etc/ssl/private")],
             },
         );
         let words = words(&line);
@@ -268,6 +367,7 @@ mod tests {
                 hide: Some(Path::new("/r")),
                 visible: &[PathBuf::from("/opt/bot")],
                 tmpfs_bytes: None,
+                private: &[],
             },
         );
         let words = words(&line);

@@ -46,6 +46,10 @@ pub struct Containment {
     pub subreaper: bool,
     /// The `bwrap` executable, if found.
     pub bwrap: Option<PathBuf>,
+    /// Whether that `bwrap` takes `--size` ([`bubblewrap::sizes`]).
+    pub bwrap_sizes: bool,
+    /// What the sandbox covers under the system folders ([`bubblewrap::private_entries`]), found once.
+    pub private: Vec<PathBuf>,
     /// Whether the arena runs as root (`RLIMIT_NPROC` does not bind root).
     pub root: bool,
     /// The bots' main processes, to tell escaped descendants from them.
@@ -64,6 +68,7 @@ impl Containment {
     /// [`Containment::probe`], with cgroups left out when `cgroups` is false (the fallback layers alone:
     /// rlimits, the subreaper, SIGSTOP), as `ARENA_NO_CGROUPS=1` does for a whole run.
     pub fn probe_layers(cgroups: bool) -> Arc<Containment> {
+        let bwrap = bubblewrap::find();
         Arc::new(Containment {
             cgroups: if cgroups {
                 Cgroups::probe()
@@ -71,7 +76,13 @@ impl Containment {
                 Cgroups::default()
             },
             subreaper: reaper::become_subreaper(),
-            bwrap: bubblewrap::find(),
+            bwrap_sizes: bwrap.as_deref().is_some_and(bubblewrap::sizes),
+            private: if bwrap.is_some() {
+                bubblewrap::private_entries()
+            } else {
+                Vec::new()
+            },
+            bwrap,
             root: nix::unistd::geteuid().is_root(),
             reaper: Reaper::default(),
             serial: AtomicU64::new(0),
@@ -84,6 +95,8 @@ impl Containment {
             cgroups: Cgroups::default(),
             subreaper: false,
             bwrap: None,
+            bwrap_sizes: false,
+            private: Vec::new(),
             root: nix::unistd::geteuid().is_root(),
             reaper: Reaper::default(),
             serial: AtomicU64::new(0),
@@ -126,6 +139,24 @@ impl Containment {
                     boxed.join(", ")
                 ));
             }
+        }
+        // A sandboxed bot's `dir` is shown to it whole: not `/`, a top-level folder or the home folder.
+        if let Some((bot, dir)) = plan
+            .bots
+            .iter()
+            .filter(|b| b.sandbox == SandboxKind::Bubblewrap)
+            .find_map(|b| {
+                let dir = b.launch.dir.as_ref()?;
+                let real = std::fs::canonicalize(dir).ok()?;
+                bubblewrap::too_broad(&real).then_some((b, dir))
+            })
+        {
+            return Err(format!(
+                "bot {}: dir {} is too broad to show a sandboxed bot (a top-level or home folder): give \
+                 it a folder of its own",
+                bot.name,
+                dir.display()
+            ));
         }
         if explicit_processes
             && plan.bots.iter().any(|b| b.limits.processes.is_some())
@@ -223,11 +254,13 @@ impl Containment {
             let work = root.join(&safe);
             std::fs::create_dir_all(&work)
                 .map_err(|e| format!("creating {}: {e}", work.display()))?;
-            let work = std::path::absolute(&work).map_err(|e| e.to_string())?;
+            // Real paths, so that a results folder reached through a link or `..` is still covered.
+            let work =
+                std::fs::canonicalize(&work).map_err(|e| format!("{}: {e}", work.display()))?;
             jail.sandbox = Some(Sandbox {
                 bwrap,
                 work,
-                hide: hide.and_then(|h| std::path::absolute(h).ok()),
+                hide: hide.and_then(|h| std::fs::canonicalize(h).ok()),
             });
         }
         Ok(jail)
@@ -384,7 +417,8 @@ pub struct Exec {
     pub program: PathBuf,
     pub args: Vec<OsString>,
     pub dir: Option<PathBuf>,
-    /// Start the program with an empty environment (bwrap, which the bot could read as its pid 1).
+    /// A sandboxed bot: start the program (bwrap) with an empty environment (the bot could read it as
+    /// its pid 1), in a session of its own (no controlling terminal to push keystrokes into, CVE-2017-5226).
     pub clear_env: bool,
 }
 
@@ -413,19 +447,22 @@ impl Jail {
                 clear_env: false,
             },
             Some(sb) => {
-                let visible =
-                    bubblewrap::visible(&launch.program, &launch.args, launch.dir.as_deref());
+                let dir = launch.dir.as_deref();
+                let args = bubblewrap::absolute_args(&launch.args, dir);
+                let visible = bubblewrap::visible(&launch.program, &args, dir);
+                let c = &self.containment;
                 Exec {
                     program: sb.bwrap.clone(),
                     args: bubblewrap::command_line(
                         &launch.program,
-                        &launch.args,
+                        &args,
                         &bubblewrap::Folders {
                             work: &sb.work,
-                            cwd: launch.dir.as_deref(),
+                            cwd: dir,
                             hide: sb.hide.as_deref(),
                             visible: &visible,
-                            tmpfs_bytes: self.limits.memory_bytes(),
+                            tmpfs_bytes: self.limits.memory_bytes().filter(|_| c.bwrap_sizes),
+                            private: &c.private,
                         },
                     ),
                     dir: Some(sb.work.clone()),
