@@ -80,3 +80,119 @@ pub mod stderr;
 pub mod stdout;
 pub mod tournament;
 pub mod tune;
+
+/// The module structure: imports point one way (setup → one game → many games → tables and report →
+/// the command line), so no top-level module reaches, through `crate::` paths in its non-test code, a
+/// module that reaches it back.
+#[cfg(test)]
+mod architecture {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
+
+    /// The `crate::NAME` paths of `text` (code before its first `#[cfg(test)]`, comments dropped),
+    /// including each name of a `use crate::{a, b::c}` group.
+    fn crate_paths(text: &str) -> BTreeSet<String> {
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code: String = code
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let ident = |s: &str| -> String {
+            s.trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        };
+        let mut out = BTreeSet::new();
+        for (i, _) in code.match_indices("crate::") {
+            let before = code[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &code[i + "crate::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let inner = group.split('}').next().unwrap_or("");
+                out.extend(inner.split(',').map(ident).filter(|n| !n.is_empty()));
+            } else {
+                let name = ident(rest);
+                if !name.is_empty() {
+                    out.insert(name);
+                }
+            }
+        }
+        out
+    }
+
+    fn visit(dir: &Path, src: &Path, edges: &mut BTreeMap<String, BTreeSet<String>>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let rel: Vec<String> = path
+                .strip_prefix(src)
+                .unwrap()
+                .iter()
+                .map(|c| c.to_string_lossy().into_owned())
+                .collect();
+            if path.is_dir() {
+                if rel.len() > 1 && rel.last().is_some_and(|c| c == "tests") {
+                    continue;
+                }
+                visit(&path, src, edges);
+                continue;
+            }
+            let name = rel.last().unwrap();
+            if !name.ends_with(".rs")
+                || name == "tests.rs"
+                || ["main.rs", "lib.rs", "bin"].contains(&rel[0].as_str())
+            {
+                continue;
+            }
+            let top = rel[0].trim_end_matches(".rs").to_string();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let targets = edges.entry(top.clone()).or_default();
+            targets.extend(crate_paths(&text).into_iter().filter(|t| *t != top));
+        }
+    }
+
+    #[test]
+    fn no_top_level_module_reaches_a_module_that_reaches_it_back() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut edges = BTreeMap::new();
+        visit(&src, &src, &mut edges);
+        assert!(edges.len() > 20, "only {} modules found", edges.len());
+        let reach = |from: &str| -> BTreeSet<String> {
+            let mut seen = BTreeSet::new();
+            let mut todo = vec![from.to_string()];
+            while let Some(m) = todo.pop() {
+                for next in edges.get(&m).into_iter().flatten() {
+                    if seen.insert(next.clone()) {
+                        todo.push(next.clone());
+                    }
+                }
+            }
+            seen
+        };
+        let mut cycles = Vec::new();
+        for a in edges.keys() {
+            for b in &edges[a] {
+                if reach(b).contains(a) {
+                    cycles.push(format!("{a} → {b} → … → {a}"));
+                }
+            }
+        }
+        assert!(
+            cycles.is_empty(),
+            "modules in a cycle:\n{}",
+            cycles.join("\n")
+        );
+    }
+
+    #[test]
+    fn the_scan_finds_plain_and_grouped_paths_and_skips_tests_and_comments() {
+        let text = "use crate::plan::Plan;\nuse crate::{referee::GameEnv, sandbox};\n\
+                    // crate::report is only mentioned\nfn f() { crate::pool::x(); }\n\
+                    #[cfg(test)]\nmod tests { use crate::tune; }\n";
+        let found: Vec<String> = crate_paths(text).into_iter().collect();
+        assert_eq!(found, ["plan", "pool", "referee", "sandbox"]);
+    }
+}

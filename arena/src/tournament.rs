@@ -1,158 +1,20 @@
 //! Runs a plan: schedules games onto `concurrency` slots, records each game as it ends, resumes, and
 //! prints the standings (and writes them with every game as `report.html`).
 
-use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::head_to_head::HeadToHead;
 use crate::plan::Plan;
-use crate::record::GameRecord;
 use crate::report::{Report, ReportOptions};
 use crate::results::fingerprint::Fingerprint;
-use crate::results::{check_resumable, Expected, GameWriter};
+use crate::results::{check_resumable, Expected};
 use crate::run::{ConfigCopy, Flow, Run, Setup};
-use crate::sandbox::Containment;
-use crate::schedule::{schedule, ScheduledGame, Shard};
+use crate::schedule::{schedule, ScheduledGame};
 use crate::stats::sprt::SprtDecision;
 
-/// Where finished games go, in the order they end (after ripgrep's `Sink` and fastchess's `IOutput`).
-pub trait Sink {
-    /// Called once per finished game; `done` counts every recorded game of the tournament, this one included.
-    ///
-    /// # Errors
-    /// A sink that cannot record stops the tournament (games already recorded stay recorded).
-    fn game_finished(&mut self, record: &GameRecord, done: usize, total: usize) -> Result<()>;
-}
-
-impl Sink for GameWriter {
-    fn game_finished(&mut self, record: &GameRecord, _done: usize, _total: usize) -> Result<()> {
-        self.append(record)
-    }
-}
-
-/// Progress on the console: an indicatif bar on a terminal, one plain line per game otherwise.
-pub struct Progress {
-    bar: Option<ProgressBar>,
-    quiet: bool,
-}
-
-impl Progress {
-    /// A bar if stderr is a terminal and `bar` is true, else plain lines.
-    pub fn new(total: usize, done: usize, bar: bool, quiet: bool) -> Progress {
-        let bar = (bar && std::io::stderr().is_terminal()).then(|| {
-            let pb = ProgressBar::new(total as u64);
-            pb.set_style(
-                ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed_precise} elapsed  ETA {eta_precise}  {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            pb.set_position(done as u64);
-            pb
-        });
-        Progress { bar, quiet }
-    }
-
-    pub(crate) fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-    }
-
-    /// A status line (an SPRT's figures): the bar's message on a terminal, else a printed line when
-    /// `print` is set.
-    fn status(&self, line: &str, print: bool) {
-        match &self.bar {
-            Some(b) => b.set_message(line.to_string()),
-            None if print && !self.quiet => crate::errln!("{line}"),
-            None => {}
-        }
-    }
-}
-
-impl Progress {
-    /// Prints a block of text (interim standings) above the bar, or as plain lines.
-    pub(crate) fn print_block(&self, text: &str) {
-        match &self.bar {
-            Some(b) => b.println(text.trim_end()),
-            None if !self.quiet => crate::errln!("{}", text.trim_end()),
-            None => {}
-        }
-    }
-}
-
-impl Sink for Progress {
-    fn game_finished(&mut self, r: &GameRecord, done: usize, total: usize) -> Result<()> {
-        let detail = if r.detail.is_empty() {
-            String::new()
-        } else {
-            format!(" — {}", r.detail)
-        };
-        let line = format!(
-            "{done}/{total} {} {} vs {} {} ({}){detail}",
-            r.id, r.first, r.second, r.result, r.termination
-        );
-        match &self.bar {
-            Some(b) => {
-                b.set_position(done as u64);
-                if r.termination.is_forfeit() {
-                    b.println(line);
-                }
-            }
-            None if !self.quiet => crate::errln!("{line}"),
-            None => {}
-        }
-        Ok(())
-    }
-}
-
-/// How to run.
-#[derive(Clone, Debug)]
-pub struct RunOptions {
-    /// The folder holding every tournament's folder (usually `results`).
-    pub results_root: PathBuf,
-    /// Move an existing results folder aside and start afresh.
-    pub fresh: bool,
-    /// Show a progress bar when on a terminal.
-    pub progress_bar: bool,
-    /// No progress at all (benchmarks).
-    pub quiet: bool,
-    /// Play only this shard of the schedule, into `<name>.shard-K-of-N/` (see [`Shard`]).
-    pub shard: Option<Shard>,
-    /// Print the standings every this many recorded games (cutechess's `-ratinginterval`); `None`:
-    /// only at the end.
-    pub report_every: Option<usize>,
-    /// The containment layers to use; `None`: probe the machine ([`Containment::probe`]).
-    pub containment: Option<Arc<Containment>>,
-    /// The text to record as the folder's `config.toml` when the plan's config was derived from the
-    /// file at `plan.config_path` rather than read from it (a tuning's verifying SPRT); `None`: copy
-    /// that file.
-    pub derived_config: Option<String>,
-}
-
-/// What a run did.
-#[derive(Clone, Debug)]
-pub struct RunSummary {
-    /// Games played by this run.
-    pub played: usize,
-    /// Games in the schedule.
-    pub total: usize,
-    /// Games recorded in the results folder, this run's included.
-    pub recorded: usize,
-    /// Whether the tournament is over: every scheduled game recorded, or the SPRT decided.
-    pub complete: bool,
-    /// Whether Ctrl-C stopped the run.
-    pub interrupted: bool,
-    /// An SPRT match: its decision over the complete pairs recorded (`Continue` when it ran out of
-    /// pairs or was interrupted).
-    pub sprt: Option<SprtDecision>,
-    /// Standings, ratings, crosstable over every recorded game.
-    pub report: Report,
-    /// The results folder.
-    pub dir: PathBuf,
-}
+pub use crate::run::{Progress, RunOptions, RunSummary, Sink};
 
 /// Runs (or resumes) the tournament `plan`.
 ///

@@ -33,7 +33,8 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             );
             continue;
         }
-        let plan = load(path)?;
+        let mut plan = load(path)?;
+        arena::pairing::seed(&mut plan)?;
         let games = arena::pairing::describe(&plan)
             .unwrap_or_else(|| format!("{} games", arena::schedule::schedule(&plan).len()));
         outln!(

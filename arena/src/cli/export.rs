@@ -1,6 +1,6 @@
 //! `arena export`: a results folder's games as SGF, PGN or Pons's digit strings.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -29,9 +29,9 @@ pub struct ExportArgs {
 /// Writes the folder's games in the chosen format. Exit status 0.
 ///
 /// # Errors
-/// See [`arena::formats::export_results`].
+/// See [`export_results`].
 pub fn run(args: ExportArgs) -> Result<ExitCode> {
-    let done = arena::formats::export_results(
+    let done = export_results(
         &args.dir,
         args.format,
         args.out.as_deref(),
@@ -47,4 +47,35 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
         ),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `arena export`: the games of the results folder `dir` (all, or the one with id `game`) in `format`,
+/// into `out` (default `<dir>/export`). The tournament's name for the records is the folder's name.
+///
+/// # Errors
+/// A folder without `games.csv`, an unknown game id (with the ids there are), or [`arena::formats::export`]'s errors.
+fn export_results(
+    dir: &Path,
+    format: arena::formats::Format,
+    out: Option<&Path>,
+    game: Option<&str>,
+) -> Result<arena::formats::Exported> {
+    let results = arena::results::ResultsDir {
+        path: dir.to_path_buf(),
+    };
+    let mut records = results.read_existing_games()?;
+    if let Some(id) = game {
+        records.retain(|r| r.id == id);
+        anyhow::ensure!(
+            !records.is_empty(),
+            "no game {id:?} in {}",
+            results.games_csv().display()
+        );
+    }
+    let event = dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let out = out.map_or_else(|| dir.join("export"), Path::to_path_buf);
+    arena::formats::export(&records, &event, format, &out)
 }

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub mod tiebreak;
 pub mod tune;
+
+pub use tiebreak::Tiebreak;
 
 /// A whole config file. See `configs/*.toml` and README.md for examples.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -124,6 +127,12 @@ pub enum SandboxKind {
     /// (read-only) and the bot's own folders, a writable working directory of its own under the run's
     /// folder, its own `/tmp` and `/dev/shm`, a clean environment ([`crate::sandbox::bubblewrap`]).
     Bubblewrap,
+}
+
+impl SandboxKind {
+    /// The `PATH` inside the bubblewrap sandbox; a `command` given without a `/` is looked up here first,
+    /// so that it names a program the bot can see.
+    pub const PATH: &'static str = "/usr/local/bin:/usr/bin:/bin";
 }
 
 /// `[openings]`: an opening book as a text file, one opening per line (cutechess's and fastchess's

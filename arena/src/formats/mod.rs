@@ -70,34 +70,3 @@ pub(crate) fn seconds(ms: u64) -> String {
     let s = format!("{}.{:03}", ms / 1000, ms % 1000);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
-
-/// `arena export`: the games of the results folder `dir` (all, or the one with id `game`) in `format`,
-/// into `out` (default `<dir>/export`). The tournament's name for the records is the folder's name.
-///
-/// # Errors
-/// A folder without `games.csv`, an unknown game id (with the ids there are), or [`export`]'s errors.
-pub fn export_results(
-    dir: &Path,
-    format: Format,
-    out: Option<&Path>,
-    game: Option<&str>,
-) -> Result<Exported> {
-    let results = crate::results::ResultsDir {
-        path: dir.to_path_buf(),
-    };
-    let mut records = results.read_existing_games()?;
-    if let Some(id) = game {
-        records.retain(|r| r.id == id);
-        anyhow::ensure!(
-            !records.is_empty(),
-            "no game {id:?} in {}",
-            results.games_csv().display()
-        );
-    }
-    let event = dir.file_name().map_or_else(
-        || dir.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let out = out.map_or_else(|| dir.join("export"), Path::to_path_buf);
-    export(&records, &event, format, &out)
-}

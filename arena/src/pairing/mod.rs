@@ -10,121 +10,37 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::config::{Config, Format, OpeningOrder};
+use crate::config::{Format, OpeningOrder};
 use crate::openings::Opening;
-use crate::plan::{BotPlan, KnockoutPlan, Plan};
+use crate::plan::{BotPlan, Plan};
 use crate::schedule::{mix, random_opening, ScheduledGame};
 
 pub mod knockout;
 mod run;
 pub mod swiss;
-pub mod tiebreak;
 
+pub use crate::config::Tiebreak;
+pub use crate::plan::formats::{plan_formats, Formats};
 pub use run::run;
-pub use tiebreak::Tiebreak;
 
-/// The validated format keys of a config, for [`Plan`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Formats {
-    /// Swiss rounds (0 for the other formats).
-    pub swiss_rounds: u32,
-    /// The knockout's rules (`None` for the other formats).
-    pub knockout: Option<KnockoutPlan>,
-    /// Round-robin repetitions, ≥ 1 (1 for the other formats).
-    pub cycles: u32,
-    /// The ranking's tie-breaks after points; empty: the default.
-    pub tiebreaks: Vec<Tiebreak>,
-}
-
-/// Checks `rounds`, `[knockout]`, `cycles` and `tiebreaks` of `config` against its format and `bots`
-/// (the plan's players, variants expanded); `base` is the config file's folder.
+/// Seeds `plan`'s knockout from the ratings in its `[knockout] seeds_from` folder, if it names one: the
+/// bots by Elo rating there, best first, bots it has not rated after them in config order. The runner
+/// calls it before the bracket (and `arena check` before describing it), so the plan stage reads no
+/// results folder.
 ///
 /// # Errors
-/// A message naming the key: a key given to a format that ignores it, `rounds` missing or out of range,
-/// `pairs = 0`, a `seeds_from` folder without games, `games_per_pair` in a knockout, `cycles = 0`, an
-/// unknown or repeated tie-break, `capture-difference` outside Dots.
-pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Formats, String> {
-    let n = bots.len();
-    let swiss_rounds = match (config.format, config.rounds) {
-        (Format::Swiss, None) => return Err("format = \"swiss\" needs rounds = N".into()),
-        (Format::Swiss, Some(r)) => {
-            let most = if n.is_multiple_of(2) { n - 1 } else { n };
-            if r == 0 || r as usize > most {
-                return Err(format!(
-                    "rounds = {r}: a Swiss of {n} bots has 1 to {most} rounds (a round-robin's)"
-                ));
-            }
-            r
-        }
-        (_, Some(_)) => return Err("rounds is for format = \"swiss\"".into()),
-        (_, None) => 0,
+/// A folder without games (or with unreadable ones), naming the folder.
+pub fn seed(plan: &mut Plan) -> anyhow::Result<()> {
+    let Some(k) = plan.knockout.as_mut() else {
+        return Ok(());
     };
-    let knockout = match (config.format, &config.knockout) {
-        (Format::Knockout, k) => {
-            if config.games_per_pair.is_some() {
-                return Err(
-                    "a knockout has no games_per_pair: [knockout] pairs gives each match's game pairs"
-                        .into(),
-                );
-            }
-            let k = k.clone().unwrap_or_default();
-            let pairs = k.pairs.unwrap_or(1);
-            let extra_pairs = k.extra_pairs.unwrap_or(2);
-            if pairs == 0 {
-                return Err("[knockout] pairs must be at least 1".into());
-            }
-            if u64::from(pairs) + u64::from(extra_pairs)
-                > u64::from(crate::plan::MAX_GAMES_PER_PAIR / 2)
-            {
-                return Err(format!(
-                    "[knockout] pairs + extra_pairs is more than {} game pairs",
-                    crate::plan::MAX_GAMES_PER_PAIR / 2
-                ));
-            }
-            let (seeding, seeded_by) = match &k.seeds_from {
-                None => ((0..n).collect(), "config order".to_string()),
-                Some(folder) => {
-                    let dir = base.join(folder);
-                    (
-                        seeds_from(bots, &dir)
-                            .map_err(|e| format!("[knockout] seeds_from: {e:#}"))?,
-                        format!("ratings of {}", folder.display()),
-                    )
-                }
-            };
-            Some(KnockoutPlan {
-                pairs,
-                extra_pairs,
-                seeding,
-                seeded_by,
-            })
-        }
-        (_, Some(_)) => return Err("a [knockout] table needs format = \"knockout\"".into()),
-        (_, None) => None,
+    let Some((dir, written)) = k.seeds_from.clone() else {
+        return Ok(());
     };
-    let cycles = match (config.format, config.cycles) {
-        (_, Some(0)) => return Err("cycles must be at least 1".into()),
-        (Format::RoundRobin, Some(c)) => c,
-        (_, Some(_)) => return Err("cycles is for format = \"round-robin\"".into()),
-        (_, None) => 1,
-    };
-    let mut tiebreaks = Vec::new();
-    for word in config.tiebreaks.iter().flatten() {
-        let t: Tiebreak = word.parse().map_err(|e| format!("tiebreaks: {e}"))?;
-        if tiebreaks.contains(&t) {
-            return Err(format!("tiebreaks: {word} is listed twice"));
-        }
-        if t == Tiebreak::CaptureDifference && config.game.name != "dots" {
-            return Err("tiebreaks: capture-difference is for Dots only".into());
-        }
-        tiebreaks.push(t);
-    }
-    Ok(Formats {
-        swiss_rounds,
-        knockout,
-        cycles,
-        tiebreaks,
-    })
+    k.seeding = seeds_from(&plan.bots, &dir)
+        .map_err(|e| anyhow::anyhow!("[knockout] seeds_from: {e:#}"))?;
+    k.seeded_by = format!("ratings of {written}");
+    Ok(())
 }
 
 /// The bots by Elo rating in the results folder `dir`, best first; bots it has not rated follow in
@@ -230,10 +146,11 @@ pub fn describe(plan: &Plan) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
     use crate::record::{GameRecord, GameResult};
 
     /// A plan of `bots` random bots named b1, b2, … with `extra` top-level keys; tables in `extra`
-    /// go after a `|`.
+    /// go after a `|`; a knockout seeded as its runner seeds it ([`seed`]).
     fn plan(dir: &Path, extra: &str, bots: usize, game: &str) -> Result<Plan, String> {
         let (top, tables) = extra.split_once('|').unwrap_or((extra, ""));
         let mut text = format!(
@@ -246,7 +163,10 @@ mod tests {
         }
         let path = dir.join("t.toml");
         let config = Config::parse(&text, &path).map_err(|e| e.to_string())?;
-        Plan::new(&config, &path, Path::new("/bin/arena")).map_err(|e| e.to_string())
+        let mut plan =
+            Plan::new(&config, &path, Path::new("/bin/arena")).map_err(|e| e.to_string())?;
+        seed(&mut plan).map_err(|e| format!("{e:#}"))?;
+        Ok(plan)
     }
 
     #[test]

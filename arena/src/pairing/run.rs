@@ -20,9 +20,8 @@ use crate::record::GameRecord;
 use crate::report::{Report, ReportOptions};
 use crate::results::fingerprint::Fingerprint;
 use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
-use crate::run::{ConfigCopy, Flow, Played, Run, Setup};
+use crate::run::{ConfigCopy, Flow, Played, Progress, Run, RunOptions, RunSummary, Setup, Sink};
 use crate::schedule::ScheduledGame;
-use crate::tournament::{Progress, RunOptions, RunSummary, Sink};
 
 /// Runs (or resumes) a `format = "swiss"` or `"knockout"` tournament: see the module's documentation.
 ///
@@ -40,6 +39,19 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         "a {format} tournament cannot be split into shards: each round is paired from the results of \
          the round before, so the rounds run one after another on one machine (run it without --shard)"
     );
+    // A knockout seeded by an earlier results folder's ratings: read now, by the runner.
+    let plan = match plan
+        .knockout
+        .as_ref()
+        .is_some_and(|k| k.seeds_from.is_some())
+    {
+        true => {
+            let mut seeded = (*plan).clone();
+            super::seed(&mut seeded)?;
+            Arc::new(seeded)
+        }
+        false => plan,
+    };
     let run = Run::open(Setup {
         results_root: opts.results_root.clone(),
         folder: plan.name.clone(),
@@ -319,7 +331,7 @@ impl Runner {
         } else {
             plan.tiebreaks.clone()
         };
-        let (order, points) = super::tiebreak::rank(&names, &records, &byes, &tiebreaks);
+        let (order, points) = crate::standings::tiebreak::rank(&names, &records, &byes, &tiebreaks);
         let mut ranking = format!(
             "swiss ranking (points with byes, then {}):\n",
             tiebreaks

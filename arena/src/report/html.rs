@@ -30,7 +30,7 @@ pub const FILE: &str = "report.html";
 pub const ALPHABET: &[u8; 64] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 
 /// Which record files of `arena export` are in `<dir>/export/` (the paths of
-/// [`crate::formats::export_results`]), so the page links only to files that exist.
+/// `arena export`), so the page links only to files that exist.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Exports {
     /// `export/<id>.sgf` for every Dots game.

@@ -38,7 +38,7 @@ pub struct ReportOptions {
     pub sprt: Option<Sprt>,
     /// The standings' tie-breaks after points (a config's `tiebreaks`); empty: wins, then capture
     /// difference.
-    pub tiebreaks: Vec<crate::pairing::Tiebreak>,
+    pub tiebreaks: Vec<crate::config::Tiebreak>,
     /// The two bots of the head-to-head block, the first one's wins counting as wins (`arena ratings
     /// --pair A B`); `None`: an SPRT's two bots, or the two bots of a two-bot tournament, better first.
     pub pair: Option<(String, String)>,
@@ -195,7 +195,7 @@ impl Report {
         };
 
         let mut rows = standings::standings(&names, records);
-        crate::pairing::tiebreak::apply(&mut rows, records, &opts.tiebreaks);
+        crate::standings::tiebreak::apply(&mut rows, records, &opts.tiebreaks);
         if let Some((rated, r)) = &ratings {
             for row in &mut rows {
                 if let Some(i) = rated.iter().position(|n| *n == row.bot) {
@@ -377,8 +377,8 @@ mod tests {
         assert_eq!(
             o.tiebreaks,
             vec![
-                crate::pairing::Tiebreak::Forfeits,
-                crate::pairing::Tiebreak::Wins
+                crate::config::Tiebreak::Forfeits,
+                crate::config::Tiebreak::Wins
             ]
         );
         assert_eq!(o.anchor.as_deref(), Some("b"));

@@ -26,10 +26,16 @@ use crate::plan::Plan;
 use crate::pool::{stopped, GamePool, Next};
 use crate::record::GameRecord;
 use crate::referee::GameEnv;
+use crate::report::Report;
 use crate::results::fingerprint::Fingerprint;
 use crate::results::{ResultsDir, RunLock, CONFIG_ORIGIN};
 use crate::sandbox::Containment;
-use crate::schedule::ScheduledGame;
+use crate::schedule::{ScheduledGame, Shard};
+use crate::stats::sprt::SprtDecision;
+
+mod progress;
+
+pub use progress::{Progress, Sink};
 
 /// The config a run records in its folder.
 #[derive(Clone, Debug)]
@@ -82,6 +88,52 @@ pub enum Played {
     Stopped,
     /// Ctrl-C, SIGTERM or SIGHUP: the running games were stopped and are not recorded.
     Interrupted,
+}
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The folder holding every tournament's folder (usually `results`).
+    pub results_root: PathBuf,
+    /// Move an existing results folder aside and start afresh.
+    pub fresh: bool,
+    /// Show a progress bar when on a terminal.
+    pub progress_bar: bool,
+    /// No progress at all (benchmarks).
+    pub quiet: bool,
+    /// Play only this shard of the schedule, into `<name>.shard-K-of-N/` (see [`Shard`]).
+    pub shard: Option<Shard>,
+    /// Print the standings every this many recorded games (cutechess's `-ratinginterval`); `None`:
+    /// only at the end.
+    pub report_every: Option<usize>,
+    /// The containment layers to use; `None`: probe the machine ([`Containment::probe`]).
+    pub containment: Option<Arc<Containment>>,
+    /// The text to record as the folder's `config.toml` when the plan's config was derived from the
+    /// file at `plan.config_path` rather than read from it (a tuning's verifying SPRT); `None`: copy
+    /// that file.
+    pub derived_config: Option<String>,
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// Games played by this run.
+    pub played: usize,
+    /// Games in the schedule.
+    pub total: usize,
+    /// Games recorded in the results folder, this run's included.
+    pub recorded: usize,
+    /// Whether the tournament is over: every scheduled game recorded, or the SPRT decided.
+    pub complete: bool,
+    /// Whether Ctrl-C stopped the run.
+    pub interrupted: bool,
+    /// An SPRT match: its decision over the complete pairs recorded (`Continue` when it ran out of
+    /// pairs or was interrupted).
+    pub sprt: Option<SprtDecision>,
+    /// Standings, ratings, crosstable over every recorded game.
+    pub report: Report,
+    /// The results folder.
+    pub dir: PathBuf,
 }
 
 /// One run in its results folder; see the module's documentation. Dropping it frees the folder.

@@ -24,6 +24,8 @@
 //! bubblewrap's manual, bwrap(1); `--size` needs bubblewrap 0.8 (Debian 12).
 
 use std::ffi::{OsStr, OsString};
+
+use crate::config::SandboxKind;
 use std::path::{Path, PathBuf};
 
 /// The system folders shown read-only inside the sandbox; `/bin`, `/sbin` and `/lib*` are symbolic links
@@ -77,9 +79,8 @@ pub fn too_broad(path: &Path) -> bool {
         || path == Path::new("/root")
 }
 
-/// The `PATH` inside the sandbox; a `command` given without a `/` is looked up here first, so that it
-/// names a program the bot can see.
-pub const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+/// The `PATH` inside the sandbox ([`SandboxKind::PATH`]).
+pub const PATH: &str = SandboxKind::PATH;
 
 /// The `bwrap` executable, if one is on `PATH`.
 pub fn find() -> Option<PathBuf> {
@@ -347,13 +348,25 @@ mod tests {
                 );
             }
         }
-        // /tmp and /dev/shm are private and sized.
-        let sized: Vec<&str> = words
+        // /tmp and /dev/shm are private and sized by the memory limit; the covers (a root-only folder,
+        // the results folder) are small.
+        let sized: Vec<(&str, &str)> = words
             .windows(4)
             .filter(|w| w[0] == "--size" && w[2] == "--tmpfs")
-            .map(|w| w[3].as_str())
+            .map(|w| (w[3].as_str(), w[1].as_str()))
             .collect();
-        assert_eq!(sized, ["/tmp", "/dev/shm"]);
+        assert_eq!(
+            sized,
+            [
+                ("/etc/ssl/private", "65536"),
+                ("/tmp", "1073741824"),
+                ("/dev/shm", "1073741824"),
+                ("/r/t", "65536")
+            ]
+        );
+        assert!(words
+            .windows(2)
+            .any(|w| w[0] == "--cap-drop" && w[1] == "ALL"));
     }
 
     #[test]

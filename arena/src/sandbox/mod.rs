@@ -17,7 +17,7 @@
 
 pub mod bubblewrap;
 pub mod cgroup;
-pub mod limits;
+pub use crate::plan::limits;
 pub mod reaper;
 pub mod rlimit;
 

@@ -36,11 +36,7 @@ use std::fmt;
 use crate::plan::Plan;
 use crate::schedule::Shard;
 
-/// Why an SPRT match refuses `--shard` (and `[shards]`).
-pub const SPRT_ON_ONE_MACHINE: &str = concat!(
-    "an SPRT match stays on one machine: its stop rule reads every game pair as it finishes, ",
-    "so it cannot be split into shards"
-);
+pub use crate::plan::SPRT_ON_ONE_MACHINE;
 
 /// What `--shard` asks for: `K/N`, or `auto` (from the scheduler's environment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

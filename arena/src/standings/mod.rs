@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+pub mod tiebreak;
+
 use anyhow::{Context, Result};
 use games::Player;
 

@@ -11,8 +11,11 @@ use crate::config::{
     BotConfig, Config, Format, OpeningOrder, ProtocolKind, SandboxKind, SprtConfig, Sweep,
     TimeControlConfig,
 };
-use crate::sandbox::Limits;
+pub mod formats;
+pub mod limits;
+
 use crate::stats::sprt::{Sprt, SprtModel};
+use limits::Limits;
 
 /// A tournament ready to run. Built by [`Plan::new`]; passed explicitly, never global.
 #[derive(Clone, Debug)]
@@ -58,7 +61,7 @@ pub struct Plan {
     /// `format = "knockout"`: the bracket's rules; `None` for the other formats.
     pub knockout: Option<KnockoutPlan>,
     /// The ranking's tie-breaks after points; empty: the standings' default (wins, capture difference).
-    pub tiebreaks: Vec<crate::pairing::Tiebreak>,
+    pub tiebreaks: Vec<crate::config::Tiebreak>,
 }
 
 /// The rules of a knockout bracket (`[knockout]`).
@@ -72,7 +75,16 @@ pub struct KnockoutPlan {
     pub seeding: Vec<usize>,
     /// Where the seeding came from, for people: `config order` or `ratings of <folder>`.
     pub seeded_by: String,
+    /// `[knockout] seeds_from`: the results folder whose ratings seed the bracket (resolved against the
+    /// config's folder) and the folder as written; read by [`crate::pairing::seed`], not here.
+    pub seeds_from: Option<(std::path::PathBuf, String)>,
 }
+
+/// Why an SPRT match refuses `--shard` (and `[shards]`).
+pub const SPRT_ON_ONE_MACHINE: &str = concat!(
+    "an SPRT match stays on one machine: its stop rule reads every game pair as it finishes, ",
+    "so it cannot be split into shards"
+);
 
 /// The most games one pair of bots may play (`games_per_pair`, or twice `[sprt] max_pairs`).
 pub const MAX_GAMES_PER_PAIR: u32 = 1_000_000;
@@ -258,7 +270,7 @@ impl Plan {
         if sprt.is_some() && shard_count.is_some() {
             return Err(err(format!(
                 "[shards] with format = \"sprt\": {}; remove [shards]",
-                crate::shard::SPRT_ON_ONE_MACHINE
+                SPRT_ON_ONE_MACHINE
             )));
         }
         if games_per_pair > MAX_GAMES_PER_PAIR {
@@ -266,7 +278,7 @@ impl Plan {
                 "games_per_pair = {games_per_pair} is more than {MAX_GAMES_PER_PAIR}"
             )));
         }
-        let formats = crate::pairing::plan_formats(config, &bots, &base).map_err(err)?;
+        let formats = formats::plan_formats(config, &bots, &base).map_err(err)?;
         let games_per_pair = games_per_pair
             .checked_mul(formats.cycles)
             .filter(|&g| g <= MAX_GAMES_PER_PAIR)
@@ -625,7 +637,7 @@ fn absolute(path: &Path) -> Result<PathBuf, String> {
 
 /// Finds an executable as a shell would: a name with a `/` is a path (relative to `base`, the config
 /// file's folder, unless absolute), any other name is looked up on `PATH`; for a `sandboxed` bot first on
-/// the sandbox's own `PATH` ([`crate::sandbox::bubblewrap::PATH`]), whose programs it can see (`python3`
+/// the sandbox's own `PATH` ([`crate::config::SandboxKind::PATH`]), whose programs it can see (`python3`
 /// is then `/usr/bin/python3`, not a shim under a home folder). Returns an absolute path.
 fn resolve_command(command: &str, base: &Path, sandboxed: bool) -> Result<PathBuf, String> {
     let is_executable = |p: &Path| {
@@ -654,7 +666,7 @@ fn resolve_command(command: &str, base: &Path, sandboxed: bool) -> Result<PathBu
     }
     let mut path_var = std::env::var_os("PATH").unwrap_or_default();
     if sandboxed {
-        let mut first = std::ffi::OsString::from(crate::sandbox::bubblewrap::PATH);
+        let mut first = std::ffi::OsString::from(crate::config::SandboxKind::PATH);
         first.push(":");
         first.push(&path_var);
         path_var = first;
