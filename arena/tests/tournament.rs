@@ -444,3 +444,28 @@ fn every_shipped_config_passes_arena_check() {
         );
     }
 }
+
+#[test]
+fn every_baseline_config_parses() {
+    // configs/baseline/ holds strength measurements against older builds of the arena, whose binaries
+    // (target/dots-tps-<commit>/arena) a clone does not have, so a plan cannot be built for those:
+    // parsing (`Config::load`) is enough for them. A config whose bots are all built in is planned too.
+    let dir = repo_config("baseline");
+    let mut configs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    configs.sort();
+    assert!(!configs.is_empty(), "no configs in {}", dir.display());
+    for path in &configs {
+        let config = arena::config::Config::load(path)
+            .unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+        if config.bots.iter().all(|b| b.builtin.is_some()) {
+            let arena = std::path::Path::new(env!("CARGO_BIN_EXE_arena"));
+            if let Err(e) = arena::plan::Plan::new(&config, path, arena) {
+                panic!("{} does not plan: {e}", path.display());
+            }
+        }
+    }
+}
