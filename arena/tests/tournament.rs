@@ -444,3 +444,69 @@ fn every_shipped_config_passes_arena_check() {
         );
     }
 }
+
+#[test]
+fn every_baseline_config_parses() {
+    // configs/baseline/ holds strength measurements against older builds of the arena, whose binaries
+    // (target/dots-tps-<commit>/arena) a clone does not have, so a plan cannot be built for those:
+    // parsing (`Config::load`) is enough for them. A config whose bots are all built in is planned too.
+    let dir = repo_config("baseline");
+    let mut configs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    configs.sort();
+    assert!(!configs.is_empty(), "no configs in {}", dir.display());
+    for path in &configs {
+        let config = arena::config::Config::load(path)
+            .unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+        if config.bots.iter().all(|b| b.builtin.is_some()) {
+            let arena = std::path::Path::new(env!("CARGO_BIN_EXE_arena"));
+            if let Err(e) = arena::plan::Plan::new(&config, path, arena) {
+                panic!("{} does not plan: {e}", path.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn every_config_shown_in_the_docs_is_part_of_a_config_file() {
+    // Each ```toml block of README.md and docs/*.md is a config of configs/ or an excerpt of one (its
+    // lines, in any selection, are lines of that file), so the examples are configs the tests above
+    // check, not text that can drift from what the arena accepts.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let files_in = |dir: &std::path::Path, ext: &str| -> Vec<std::path::PathBuf> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        files.sort();
+        files
+    };
+    let configs: Vec<String> = files_in(&root.join("configs"), "toml")
+        .into_iter()
+        .chain(files_in(&root.join("configs/baseline"), "toml"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let docs = std::iter::once(root.join("README.md")).chain(files_in(&root.join("docs"), "md"));
+    let mut shown = 0;
+    for doc in docs {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for block in text.split("```toml\n").skip(1) {
+            let block = block.split("```").next().unwrap();
+            let lines: Vec<&str> = block.lines().filter(|l| !l.trim().is_empty()).collect();
+            let found = configs
+                .iter()
+                .any(|config| lines.iter().all(|l| config.lines().any(|c| c == *l)));
+            assert!(
+                found,
+                "{}: a toml block that is no part of any file of configs/:\n{block}",
+                doc.display()
+            );
+            shown += 1;
+        }
+    }
+    assert!(shown >= 1, "no toml block found in README.md or docs/");
+}

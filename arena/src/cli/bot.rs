@@ -7,7 +7,7 @@ use clap::Args;
 /// Serve a built-in reference bot on stdin/stdout (how configs' `builtin` bots are started).
 #[derive(Debug, Args)]
 pub struct BotArgs {
-    /// The bot, one of the reference bots (see README.md): random, minimax, alphabeta, ….
+    /// The bot, one of the reference bots (see docs/bots.md): random, minimax, alphabeta, ….
     name: String,
     /// The bot's own flags (see `arena bot <name> --help`).
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
