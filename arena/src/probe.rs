@@ -295,10 +295,11 @@ pub async fn run(
         shard: None,
         report_every: None,
         containment: None,
-        derived_config: None,
+        // Kept in the folder as its config; its relative paths resolve against the working directory
+        // (the folder of the "file" `arena probe`), as the plan resolved them.
+        derived_config: Some(text.clone()),
     };
     let summary = crate::tournament::run(std::sync::Arc::new(plan), &opts).await?;
-    std::fs::write(summary.dir.join("config.toml"), &text)?;
     let games = crate::results::ResultsDir {
         path: summary.dir.clone(),
     }

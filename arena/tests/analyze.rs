@@ -272,11 +272,9 @@ fn blunders(pos: &Connect4) -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "needs Pons's test sets in ../shared/data/connect4-pons, beside the repository"]
 fn a_connect4_blunder_from_a_won_position_is_found() {
-    let Some(dir) = pons_sets() else {
-        eprintln!("skipped: Pons's test sets are not in ../shared/data/connect4-pons");
-        return;
-    };
+    let dir = pons_sets().expect("Pons's test sets in ../shared/data/connect4-pons");
     // The first position of Test_L3_R1 that its side to move wins (Pons's score > 0) and where one
     // of its moves lets the opponent win at once: that move throws the win away (hand-checkable: the
     // opponent's next stone makes four). The position's moves are the game's opening, so the blunder

@@ -419,15 +419,20 @@ fn the_same_config_plays_the_same_games_even_for_bots_seeded_by_the_arena() {
         .all(|(_, _, seed)| (1..=i64::MAX as u64).contains(seed)));
 }
 
-#[test]
-fn every_shipped_config_passes_arena_check() {
-    let dir = repo_config("");
-    let mut configs: Vec<_> = std::fs::read_dir(&dir)
+/// The `.toml` files of `dir`, sorted.
+fn toml_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut configs: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     configs.sort();
+    configs
+}
+
+#[test]
+fn every_shipped_config_passes_arena_check() {
+    let configs = toml_files(&repo_config(""));
     assert!(configs.len() >= 5, "{configs:?}");
     let out = common::arena()
         .arg("check")
@@ -451,12 +456,7 @@ fn every_baseline_config_parses() {
     // (target/dots-tps-<commit>/arena) a clone does not have, so a plan cannot be built for those:
     // parsing (`Config::load`) is enough for them. A config whose bots are all built in is planned too.
     let dir = repo_config("baseline");
-    let mut configs: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    configs.sort();
+    let configs = toml_files(&dir);
     assert!(!configs.is_empty(), "no configs in {}", dir.display());
     for path in &configs {
         let config = arena::config::Config::load(path)

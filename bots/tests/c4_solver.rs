@@ -15,27 +15,23 @@ use games::{Connect4, Game};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn data_dir() -> Option<PathBuf> {
+/// Pons's test sets, beside the repository (their tests are `#[ignore]`d with this reason, so a clone
+/// without them says so in its summary; `.ci/run` runs them with `--ignored`).
+const PONS_SETS: &str =
+    "needs Pons's test sets in ../shared/data/connect4-pons, beside the repository";
+
+fn data_dir() -> PathBuf {
     let dir = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../shared/data/connect4-pons"
     ));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        println!(
-            "note: {} is absent; Pons's test sets not checked",
-            dir.display()
-        );
-        None
-    }
+    assert!(dir.is_dir(), "{}: {PONS_SETS}", dir.display());
+    dir.to_path_buf()
 }
 
 /// Solves every line of `set` and checks each score; returns the positions checked.
 fn check_set(set: &str) -> usize {
-    let Some(dir) = data_dir() else {
-        return 0;
-    };
+    let dir = data_dir();
     let text = std::fs::read_to_string(dir.join(set)).expect("readable test set");
     let mut solver = Solver::new(Std7x6, SOLVE_HASH_MB);
     let mut checked = 0;
@@ -52,21 +48,21 @@ fn check_set(set: &str) -> usize {
 }
 
 #[test]
+#[ignore = "needs Pons's test sets in ../shared/data/connect4-pons, beside the repository"]
 fn exact_on_pons_end_easy_set() {
-    let n = check_set("Test_L3_R1");
-    assert!(n == 0 || n == 1000);
+    assert_eq!(check_set("Test_L3_R1"), 1000);
 }
 
 #[test]
+#[ignore = "needs Pons's test sets in ../shared/data/connect4-pons, beside the repository"]
 fn exact_on_pons_middle_easy_set() {
-    let n = check_set("Test_L2_R1");
-    assert!(n == 0 || n == 1000);
+    assert_eq!(check_set("Test_L2_R1"), 1000);
 }
 
 #[test]
+#[ignore = "needs Pons's test sets in ../shared/data/connect4-pons, beside the repository"]
 fn exact_on_pons_middle_medium_set() {
-    let n = check_set("Test_L2_R2");
-    assert!(n == 0 || n == 1000);
+    assert_eq!(check_set("Test_L2_R2"), 1000);
 }
 
 fn score(moves: &str) -> i32 {
@@ -177,45 +173,56 @@ fn the_engine_never_misses_a_win_in_one_and_always_blocks_a_loss_in_one() {
     );
 }
 
-#[test]
-fn the_engine_plays_the_best_exact_move_when_it_can_solve() {
+/// Solves `moves` with the engine at a depth that reaches the end of the game, checks that its move
+/// keeps the exact score `expected` (Pons's convention), and returns whether it searched (a forced move
+/// or a win in one is played without a search).
+fn plays_the_best_exact_move(engine: &mut C4Solver, moves: &str, expected: i32) -> bool {
     // A depth limit that reaches the end of the game: no time limit, a full solve.
     let limits = Limits {
         depth: Some(42),
         ..Limits::default()
     };
+    let pos = Connect4::from_moves(7, 6, moves).unwrap();
+    let mut last = None;
+    let m = engine
+        .choose(&pos, &limits, &mut |i| last = Some(i.clone()))
+        .unwrap();
+    let mut after = pos.clone();
+    after.play(m).unwrap();
+    if after.outcome().is_some() {
+        // An immediate win: the best score there is.
+        assert_eq!(expected, (43 - moves.len() as i32) / 2, "{moves}");
+    } else {
+        assert_eq!(score(&format!("{moves}{m}")), -expected, "{moves}: {m}");
+    }
+    // A forced move is played without a search; otherwise the last report is the proof.
+    let last = last.expect("a report");
+    let proved = last.depth == 42 - moves.len() as u32;
+    if proved {
+        assert_eq!(last.score, 1000 * i64::from(expected), "{moves}");
+    }
+    proved
+}
+
+#[test]
+fn the_engine_plays_the_best_exact_move_when_it_can_solve() {
     let mut engine = C4Solver::new(4, 0);
-    let mut check = |moves: &str, expected: i32| -> bool {
-        let pos = Connect4::from_moves(7, 6, moves).unwrap();
-        let mut last = None;
-        let m = engine
-            .choose(&pos, &limits, &mut |i| last = Some(i.clone()))
-            .unwrap();
-        let mut after = pos.clone();
-        after.play(m).unwrap();
-        if after.outcome().is_some() {
-            // An immediate win: the best score there is.
-            assert_eq!(expected, (43 - moves.len() as i32) / 2, "{moves}");
-        } else {
-            assert_eq!(score(&format!("{moves}{m}")), -expected, "{moves}: {m}");
-        }
-        // A forced move is played without a search; otherwise the last report is the proof.
-        let last = last.expect("a report");
-        let proved = last.depth == 42 - moves.len() as u32;
-        if proved {
-            assert_eq!(last.score, 1000 * i64::from(expected), "{moves}");
-        }
-        proved
-    };
-    assert!(check("274552224131661", 0));
-    let Some(dir) = data_dir() else {
-        return;
-    };
-    let text = std::fs::read_to_string(dir.join("Test_L2_R1")).unwrap();
+    assert!(plays_the_best_exact_move(&mut engine, "274552224131661", 0));
+}
+
+#[test]
+#[ignore = "needs Pons's test sets in ../shared/data/connect4-pons, beside the repository"]
+fn the_engine_plays_the_best_exact_move_on_pons_positions() {
+    let mut engine = C4Solver::new(4, 0);
+    let text = std::fs::read_to_string(data_dir().join("Test_L2_R1")).unwrap();
     let mut proved = 0;
     for line in text.lines().take(100) {
         let (moves, expected) = line.split_once(' ').unwrap();
-        proved += usize::from(check(moves, expected.parse().unwrap()));
+        proved += usize::from(plays_the_best_exact_move(
+            &mut engine,
+            moves,
+            expected.parse().unwrap(),
+        ));
     }
     // The others were wins in one or forced moves.
     assert!(proved > 30, "{proved} of 100 searched");

@@ -103,7 +103,7 @@ pub fn run(args: MergeArgs) -> Result<ExitCode> {
 /// The plan of a merged folder, from its `config.toml` copy, with relative paths resolved from where the
 /// runs read their config (`config.origin` of the folder or of a source; else from the copy's folder).
 fn merged_plan(into: &Path, sources: &[PathBuf]) -> Result<Plan> {
-    let copy = into.join("config.toml");
+    let copy = into.join(arena::results::recorded::CONFIG);
     let text =
         std::fs::read_to_string(&copy).with_context(|| format!("reading {}", copy.display()))?;
     let origin = std::iter::once(into)

@@ -700,7 +700,7 @@ fn exports_html(out: &mut String, page: &Page) {
 /// # Errors
 /// The page cannot be written (with its path).
 pub fn write(dir: &Path, name: &str, records: &[GameRecord], report: &Report) -> Result<PathBuf> {
-    let config = std::fs::read_to_string(dir.join("config.toml")).ok();
+    let config = std::fs::read_to_string(dir.join(crate::results::recorded::CONFIG)).ok();
     let page = Page {
         name,
         records,

@@ -465,11 +465,11 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
     if let Some((f, _)) = &fingerprint {
         f.save(into)?;
     }
-    let config = into.join("config.toml");
+    let config = into.join(recorded::CONFIG);
     if !config.exists() {
         if let Some(found) = sources
             .iter()
-            .map(|s| s.join("config.toml"))
+            .map(|s| s.join(recorded::CONFIG))
             .find(|c| c.exists())
         {
             fs::copy(&found, &config).with_context(|| format!("copying {}", found.display()))?;

@@ -319,7 +319,7 @@ pub async fn stop_signal() {
 /// Writes the run's config into `dir` as `config.toml`, and `config.origin`: the absolute path of the
 /// config it came from, against whose folder its relative paths (openings, commands) resolve.
 fn record_config(dir: &Path, config: &ConfigCopy) -> Result<()> {
-    let copy = dir.join("config.toml");
+    let copy = dir.join(crate::results::recorded::CONFIG);
     let origin = match config {
         ConfigCopy::File(path) => {
             let same =
