@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use common::{arena, text};
 use serde::Deserialize;
-use serde_yaml::Value;
+use serde_norway::Value;
 
 /// The variables of both schedulers, removed from every child so a test run inside a Slurm job or a
 /// Kubernetes pod sees only what it sets.
@@ -51,7 +51,7 @@ fn manifests() -> Vec<(PathBuf, Value)> {
     let mut docs = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        for doc in serde_yaml::Deserializer::from_str(&text) {
+        for doc in serde_norway::Deserializer::from_str(&text) {
             let value = Value::deserialize(doc)
                 .unwrap_or_else(|e| panic!("{}: not YAML: {e}", file.display()));
             docs.push((file.clone(), value));

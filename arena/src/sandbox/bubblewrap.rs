@@ -200,19 +200,19 @@ pub fn visible(program: &Path, args: &[String], dir: Option<&Path>) -> Vec<PathB
     out
 }
 
-/// `args` as a sandboxed bot without a `dir` gets them: it starts in its own work folder, so an argument
-/// that names an existing file or folder relative to the arena's working directory is made absolute
-/// (`bots/examples/bot.py` → `/home/me/arena/bots/examples/bot.py`). With a `dir`, the bot starts there
-/// and its arguments resolve as written.
+/// `args` as a sandboxed bot gets them: an argument that names an existing file or folder is passed by
+/// its real path (links and `..` resolved), as [`visible`] shows it; without a `dir` the bot starts in its
+/// own work folder, so a relative one is taken from the arena's working directory
+/// (`bots/examples/bot.py` → `/home/me/arena/bots/examples/bot.py`). With a `dir`, a relative argument is
+/// left as written: the bot starts there.
 pub fn absolute_args(args: &[String], dir: Option<&Path>) -> Vec<String> {
     args.iter()
         .map(|a| {
             let p = Path::new(a);
-            match (dir, p.is_relative() && p.exists()) {
-                (None, true) => std::path::absolute(p)
-                    .map_or_else(|_| a.clone(), |abs| abs.display().to_string()),
-                _ => a.clone(),
+            if dir.is_some() && p.is_relative() {
+                return a.clone();
             }
+            std::fs::canonicalize(p).map_or_else(|_| a.clone(), |real| real.display().to_string())
         })
         .collect()
 }

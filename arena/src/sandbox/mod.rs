@@ -447,7 +447,12 @@ impl Jail {
                 clear_env: false,
             },
             Some(sb) => {
-                let dir = launch.dir.as_deref();
+                // Real paths, as the sandbox shows them.
+                let real_dir = launch
+                    .dir
+                    .as_deref()
+                    .and_then(|d| std::fs::canonicalize(d).ok());
+                let dir = real_dir.as_deref().or(launch.dir.as_deref());
                 let args = bubblewrap::absolute_args(&launch.args, dir);
                 let visible = bubblewrap::visible(&launch.program, &args, dir);
                 let c = &self.containment;
