@@ -194,7 +194,8 @@ async fn throughput_with(
         shard: None,
         report_every: None,
         containment,
-        derived_config: None,
+        // No file behind `bench.toml`: the run records the text itself.
+        derived_config: Some(text.clone()),
     };
     let start = Instant::now();
     let summary = tournament::run(Arc::new(plan), &opts).await?;
