@@ -1,7 +1,7 @@
 //! A screenshot of a game in a `report.html`, as docs/report.png is taken:
 //!
 //! ```text
-//! cargo run -p arena --example report_screenshot -- results/dots-report-demo/report.html g0004 160 docs/report.png
+//! cargo run -p arena --features browser --example report_screenshot -- results/dots-report-demo/report.html g0004 160 docs/report.png
 //! ```
 //!
 //! Opens the page in headless Chromium (Debian's `chromium`) through the DevTools protocol, as the browser

@@ -89,10 +89,10 @@ mod architecture {
     use std::collections::{BTreeMap, BTreeSet};
     use std::path::Path;
 
-    /// The `crate::NAME` paths of `text` (code before its first `#[cfg(test)]`, comments dropped),
-    /// including each name of a `use crate::{a, b::c}` group.
+    /// The `crate::NAME` paths of `text` (code before its test module, `#[cfg(test)] mod …`, comments
+    /// dropped), including the first name of each element of a `use crate::{a, b::{c, d}}` group.
     fn crate_paths(text: &str) -> BTreeSet<String> {
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code = text.split("#[cfg(test)]\nmod ").next().unwrap_or("");
         let code: String = code
             .lines()
             .map(|l| l.split("//").next().unwrap_or(""))
@@ -112,8 +112,24 @@ mod architecture {
             }
             let rest = &code[i + "crate::".len()..];
             if let Some(group) = rest.strip_prefix('{') {
-                let inner = group.split('}').next().unwrap_or("");
-                out.extend(inner.split(',').map(ident).filter(|n| !n.is_empty()));
+                // The group's elements at its own depth: `a`, `b::{c, d}` → `a`, `b`.
+                let (mut depth, mut start) = (0usize, 0usize);
+                for (k, ch) in group.char_indices() {
+                    match ch {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => {
+                            out.insert(ident(&group[start..k]));
+                            break;
+                        }
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => {
+                            out.insert(ident(&group[start..k]));
+                            start = k + 1;
+                        }
+                        _ => {}
+                    }
+                }
+                out.remove("");
             } else {
                 let name = ident(rest);
                 if !name.is_empty() {
@@ -190,9 +206,14 @@ mod architecture {
     #[test]
     fn the_scan_finds_plain_and_grouped_paths_and_skips_tests_and_comments() {
         let text = "use crate::plan::Plan;\nuse crate::{referee::GameEnv, sandbox};\n\
+                    use crate::{run::{Flow, Run}, schedule};\n\
                     // crate::report is only mentioned\nfn f() { crate::pool::x(); }\n\
+                    #[cfg(test)]\nimpl X { fn y() { crate::stats::z(); } }\n\
                     #[cfg(test)]\nmod tests { use crate::tune; }\n";
         let found: Vec<String> = crate_paths(text).into_iter().collect();
-        assert_eq!(found, ["plan", "pool", "referee", "sandbox"]);
+        assert_eq!(
+            found,
+            ["plan", "pool", "referee", "run", "sandbox", "schedule", "stats"]
+        );
     }
 }

@@ -52,13 +52,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let mut run = Run::open(Setup {
         results_root: opts.results_root.clone(),
         folder,
-        config: match &opts.derived_config {
-            Some(text) => ConfigCopy::Derived {
-                text: text.clone(),
-                origin: plan.config_path.clone(),
-            },
-            None => ConfigCopy::File(plan.config_path.clone()),
-        },
+        config: ConfigCopy::of(&plan.config_path, opts.derived_config.as_ref()),
         fresh: opts.fresh,
         quiet: opts.quiet,
         logs: true,
@@ -70,6 +64,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     check_resumable(&recorded, &keys, &plan.spec.to_string(), &dir.path)?;
     let fingerprint = Fingerprint::of(&plan);
     run.check_fingerprint(&fingerprint, !recorded.is_empty(), "games")?;
+    run.record_config()?;
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let sprt = plan.sprt.map(|s| s.test);
     let report_opts = ReportOptions::of(&plan);

@@ -308,8 +308,16 @@ fn dots_record(k: u32, variant: &str, moves: Vec<String>, pos: &Dots) -> GameRec
         variant: variant.into(),
         first: "a".into(),
         second: "b".into(),
-        result: GameResult::from_winner(pos.outcome().and_then(Outcome::winner)),
-        termination: Termination::Normal,
+        // A game cut short (the house game) is recorded as adjudicated by its score, as the arena
+        // records a game stopped at `max_plies`: `arena report` re-referees every row.
+        result: match pos.outcome() {
+            Some(o) => GameResult::from_winner(Outcome::winner(o)),
+            None => pos.score().map_or(GameResult::Draw, GameResult::from_score),
+        },
+        termination: match pos.outcome() {
+            Some(_) => Termination::Normal,
+            None => Termination::Adjudicated,
+        },
         detail: String::new(),
         plies: moves.len() as u32,
         score: pos.score(),

@@ -69,7 +69,14 @@ pub fn run(args: RatingsArgs) -> Result<ExitCode> {
         anchor: args.anchor.or(common),
         bootstrap: args.bootstrap,
         seed: args.seed,
-        sprt: recorded_opts.sprt.filter(|_| dirs.len() == 1),
+        // The SPRT's LLR is from its first bot's side: not for pooled folders or a reversed --pair.
+        sprt: recorded_opts.sprt.filter(|_| {
+            dirs.len() == 1
+                && match args.pair.as_slice() {
+                    [a, b] => names.first() == Some(a) && names.get(1) == Some(b),
+                    _ => true,
+                }
+        }),
         tiebreaks: recorded_opts.tiebreaks,
         pair: match args.pair.as_slice() {
             [a, b] => Some((a.clone(), b.clone())),

@@ -52,10 +52,10 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         }
         false => plan,
     };
-    let run = Run::open(Setup {
+    let mut run = Run::open(Setup {
         results_root: opts.results_root.clone(),
         folder: plan.name.clone(),
-        config: ConfigCopy::File(plan.config_path.clone()),
+        config: ConfigCopy::of(&plan.config_path, opts.derived_config.as_ref()),
         fresh: opts.fresh,
         quiet: opts.quiet,
         logs: true,
@@ -64,6 +64,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     let recorded = run.dir.read_games()?;
     let fingerprint = Fingerprint::of(&plan);
     run.check_fingerprint(&fingerprint, !recorded.is_empty(), "games")?;
+    run.record_config()?;
     if !recorded.is_empty() && !opts.quiet {
         crate::errln!(
             "resuming {}: {} games already recorded; pairing the rounds again from them",

@@ -612,7 +612,7 @@ fn bot_plan(
     Ok(variants
         .into_iter()
         .map(|settings| {
-            let label: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let name = variant_name(&plan.name, &settings);
             let mut options = plan.options.clone();
             for (k, v) in settings {
                 match options.iter_mut().find(|(name, _)| *name == k) {
@@ -621,12 +621,39 @@ fn bot_plan(
                 }
             }
             BotPlan {
-                name: format!("{}[{}]", plan.name, label.join(",")),
+                name,
                 options,
                 ..plan.clone()
             }
         })
         .collect())
+}
+
+/// The name of the variant of bot `name` with option `settings`: `name[k=v,…]`.
+fn variant_name(name: &str, settings: &[(String, String)]) -> String {
+    let label: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{name}[{}]", label.join(","))
+}
+
+/// The names of `config`'s players in plan order, as [`Plan::new`] names them (a sweep's variants
+/// `name[k=v,…]`), without resolving commands or checking options: what the config copy in a results
+/// folder says its bots were. A sweep that does not expand gives no names.
+pub fn bot_names(config: &Config) -> Vec<String> {
+    config
+        .bots
+        .iter()
+        .flat_map(|b| match &b.sweep {
+            None => vec![b.name.clone()],
+            Some(sweep) => sweep_settings(sweep)
+                .map(|variants| {
+                    variants
+                        .iter()
+                        .map(|settings| variant_name(&b.name, settings))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// `path` made absolute against the arena's working directory (without resolving symbolic links, so

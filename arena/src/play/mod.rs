@@ -212,6 +212,7 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         logs: true,
         containment: None,
     })?;
+    run.record_config()?;
     let config = Config::load(&config_path)?;
     let mut plan = Plan::new(&config, &config_path, &self_exe)?;
     // `arena bot human` is the arena's own code, trusted as a built-in bot is (no warning for its

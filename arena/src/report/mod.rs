@@ -76,14 +76,22 @@ impl ReportOptions {
         }
     }
 
-    /// The bots of the config copy in `dir`, in its order (an SPRT's first bot first), that played one of
-    /// `records`; empty without a readable copy (the report then takes the bots from the games).
+    /// The bots of the config copy in `dir` in plan order, sweeps expanded ([`crate::plan::bot_names`]),
+    /// as the run that wrote the folder named them in its standings (a bot with no game included);
+    /// empty without a readable copy, or when the copy names none of the bots of `records` (the report
+    /// then takes the bots from the games).
     pub fn recorded_names(dir: &std::path::Path, records: &[GameRecord]) -> Vec<String> {
-        crate::results::recorded::config(dir)
+        let names = crate::results::recorded::config(dir)
+            .map(|c| crate::plan::bot_names(&c))
+            .unwrap_or_default();
+        let covers = records
             .iter()
-            .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
-            .filter(|n| records.iter().any(|r| r.first == *n || r.second == *n))
-            .collect()
+            .all(|r| names.contains(&r.first) && names.contains(&r.second));
+        if covers {
+            names
+        } else {
+            Vec::new()
+        }
     }
 
     /// The options the run that wrote the results folder `dir` reported with, read from its config copy

@@ -3,11 +3,13 @@
 //! `arena tune`'s iterations ([`crate::tune`]) and `arena play` ([`crate::play`]). They only decide which
 //! games to play and what to do with each finished one; a [`Run`] does the rest, in this order:
 //!
-//! 1. [`Run::open`]: takes the results folder (moves an old one aside with `--fresh`, then an exclusive
-//!    lock held until the run is dropped), copies the config into it as `config.toml` with
-//!    `config.origin`, the folder its relative paths resolve against (`arena merge` and `arena report`
-//!    read both), and starts listening for Ctrl-C, SIGTERM and SIGHUP;
+//! 1. [`Run::open`]: reads the config, takes the results folder (moves an old one aside with `--fresh`,
+//!    then an exclusive lock held until the run is dropped) and starts listening for Ctrl-C, SIGTERM and
+//!    SIGHUP;
 //! 2. [`Run::check_fingerprint`]: a folder that holds games is resumed only under the same fingerprint;
+//!    then [`Run::record_config`] copies the config into the folder as `config.toml` with
+//!    `config.origin`, the folder its relative paths resolve against (`arena merge` and `arena report`
+//!    read both);
 //! 3. [`Run::env`], before the first game: the containment layers probed and checked against the plan,
 //!    the bots' options checked against their declarations (warnings printed), then the fingerprint
 //!    recorded;
@@ -47,6 +49,20 @@ pub enum ConfigCopy {
     /// Write this text, a config derived from the file at `origin` (a tuning's verifying SPRT), whose
     /// relative paths resolve against `origin`'s folder.
     Derived { text: String, origin: PathBuf },
+}
+
+impl ConfigCopy {
+    /// The config file at `path`, or `derived` text whose relative paths resolve against `path`'s
+    /// folder ([`RunOptions::derived_config`]).
+    pub fn of(path: &Path, derived: Option<&String>) -> ConfigCopy {
+        match derived {
+            Some(text) => ConfigCopy::Derived {
+                text: text.clone(),
+                origin: path.to_path_buf(),
+            },
+            None => ConfigCopy::File(path.to_path_buf()),
+        }
+    }
 }
 
 /// Where and how a run keeps its results.
@@ -141,6 +157,9 @@ pub struct Run {
     /// The run's folder.
     pub dir: ResultsDir,
     setup: Setup,
+    /// The config's text and origin, read before the folder was taken (a `--fresh` run of the folder's
+    /// own `config.toml` moves that file aside), written by [`Run::record_config`].
+    config: Option<(String, PathBuf)>,
     _lock: RunLock,
     env: Option<Arc<GameEnv>>,
     stop: watch::Receiver<bool>,
@@ -153,18 +172,26 @@ pub struct Run {
 }
 
 impl Run {
-    /// Takes the folder `setup.results_root/setup.folder` and records the config in it (step 1 of the
-    /// module's documentation). Must be called within a tokio runtime (it listens for signals).
+    /// Reads the config and takes the folder `setup.results_root/setup.folder` (step 1 of the module's
+    /// documentation). Must be called within a tokio runtime (it listens for signals).
     ///
     /// # Errors
-    /// The folder is in use by another run, or cannot be created, moved aside or written.
+    /// A config file that cannot be read; the folder is in use by another run, or cannot be created or
+    /// moved aside.
     pub fn open(setup: Setup) -> Result<Run> {
         let dir = ResultsDir::new(&setup.results_root, &setup.folder);
+        let config = match &setup.config {
+            ConfigCopy::File(path) => (
+                std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?,
+                path.clone(),
+            ),
+            ConfigCopy::Derived { text, origin } => (text.clone(), origin.clone()),
+        };
         let (lock, aside) = dir.prepare(setup.fresh)?;
         if let Some(aside) = aside.filter(|_| !setup.quiet) {
             crate::errln!("moved the old results to {}", aside.display());
         }
-        record_config(&dir.path, &setup.config)?;
         let (stop_tx, stop) = watch::channel(false);
         let stop_task = tokio::spawn(async move {
             stop_signal().await;
@@ -173,6 +200,7 @@ impl Run {
         Ok(Run {
             dir,
             setup,
+            config: Some(config),
             _lock: lock,
             env: None,
             stop,
@@ -181,6 +209,31 @@ impl Run {
             played: 0,
             interrupted: false,
         })
+    }
+
+    /// Records the run's config in its folder as `config.toml`, with `config.origin` (the absolute path
+    /// of the config it came from, against whose folder its relative paths resolve). Called once the
+    /// resume's checks have passed, so a refused resume leaves the folder's config as it was. Once per
+    /// run; later calls do nothing.
+    ///
+    /// # Errors
+    /// A file that cannot be written.
+    pub fn record_config(&mut self) -> Result<()> {
+        let Some((text, origin)) = self.config.take() else {
+            return Ok(());
+        };
+        let copy = self.dir.path.join(crate::results::recorded::CONFIG);
+        // `arena run results/x/config.toml`: the folder's own copy, and its origin, stay as they are.
+        let same = matches!((origin.canonicalize(), copy.canonicalize()), (Ok(x), Ok(y)) if x == y);
+        if same {
+            return Ok(());
+        }
+        std::fs::write(&copy, text).with_context(|| format!("writing {}", copy.display()))?;
+        let origin = std::path::absolute(&origin)
+            .with_context(|| format!("the absolute path of {}", origin.display()))?;
+        let file = self.dir.path.join(CONFIG_ORIGIN);
+        std::fs::write(&file, format!("{}\n", origin.display()))
+            .with_context(|| format!("writing {}", file.display()))
     }
 
     /// Whether messages are off.
@@ -314,31 +367,4 @@ pub async fn stop_signal() {
             let _ = tokio::signal::ctrl_c().await;
         }
     }
-}
-
-/// Writes the run's config into `dir` as `config.toml`, and `config.origin`: the absolute path of the
-/// config it came from, against whose folder its relative paths (openings, commands) resolve.
-fn record_config(dir: &Path, config: &ConfigCopy) -> Result<()> {
-    let copy = dir.join(crate::results::recorded::CONFIG);
-    let origin = match config {
-        ConfigCopy::File(path) => {
-            let same =
-                matches!((path.canonicalize(), copy.canonicalize()), (Ok(x), Ok(y)) if x == y);
-            if same {
-                return Ok(());
-            }
-            std::fs::copy(path, &copy)
-                .with_context(|| format!("copying {} to {}", path.display(), copy.display()))?;
-            path
-        }
-        ConfigCopy::Derived { text, origin } => {
-            std::fs::write(&copy, text).with_context(|| format!("writing {}", copy.display()))?;
-            origin
-        }
-    };
-    let origin = std::path::absolute(origin)
-        .with_context(|| format!("the absolute path of {}", origin.display()))?;
-    let file = dir.join(CONFIG_ORIGIN);
-    std::fs::write(&file, format!("{}\n", origin.display()))
-        .with_context(|| format!("writing {}", file.display()))
 }

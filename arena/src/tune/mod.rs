@@ -544,6 +544,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
             }
         }
     }
+    run.record_config()?;
     let target = opts.iterations.unwrap_or(tuning.tune.iterations);
     let mut theta = rows
         .last()
