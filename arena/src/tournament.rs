@@ -10,7 +10,7 @@ use crate::plan::Plan;
 use crate::report::{Report, ReportOptions};
 use crate::results::fingerprint::Fingerprint;
 use crate::results::{check_resumable, Expected};
-use crate::run::{ConfigCopy, Flow, Run, Setup};
+use crate::run::{Flow, Run, Setup};
 use crate::schedule::{schedule, ScheduledGame};
 use crate::stats::sprt::SprtDecision;
 
@@ -49,15 +49,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         .filter(|g| opts.shard.is_none_or(|s| s.contains(g)))
         .collect();
     // Held until the run ends: no second run can write this folder meanwhile.
-    let mut run = Run::open(Setup {
-        results_root: opts.results_root.clone(),
-        folder,
-        config: ConfigCopy::of(&plan.config_path, opts.derived_config.as_ref()),
-        fresh: opts.fresh,
-        quiet: opts.quiet,
-        logs: true,
-        containment: opts.containment.clone(),
-    })?;
+    let mut run = Run::open(Setup::of(&plan, opts, folder))?;
     let dir = run.dir.clone();
     let recorded = dir.read_games()?;
     let keys: Vec<Expected> = all.iter().map(|g| Expected::of(&plan, g)).collect();

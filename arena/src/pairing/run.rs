@@ -20,7 +20,7 @@ use crate::record::GameRecord;
 use crate::report::{Report, ReportOptions};
 use crate::results::fingerprint::Fingerprint;
 use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
-use crate::run::{ConfigCopy, Flow, Played, Progress, Run, RunOptions, RunSummary, Setup, Sink};
+use crate::run::{Flow, Played, Progress, Run, RunOptions, RunSummary, Setup, Sink};
 use crate::schedule::ScheduledGame;
 
 /// Runs (or resumes) a `format = "swiss"` or `"knockout"` tournament: see the module's documentation.
@@ -52,15 +52,7 @@ pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
         }
         false => plan,
     };
-    let mut run = Run::open(Setup {
-        results_root: opts.results_root.clone(),
-        folder: plan.name.clone(),
-        config: ConfigCopy::of(&plan.config_path, opts.derived_config.as_ref()),
-        fresh: opts.fresh,
-        quiet: opts.quiet,
-        logs: true,
-        containment: opts.containment.clone(),
-    })?;
+    let mut run = Run::open(Setup::of(&plan, opts, plan.name.clone()))?;
     let recorded = run.dir.read_games()?;
     let fingerprint = Fingerprint::of(&plan);
     run.check_fingerprint(&fingerprint, !recorded.is_empty(), "games")?;

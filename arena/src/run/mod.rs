@@ -85,6 +85,22 @@ pub struct Setup {
     pub containment: Option<Arc<Containment>>,
 }
 
+impl Setup {
+    /// The setup of an `arena run` of `plan` (a tournament, a Swiss, a knockout) into `folder` under
+    /// `opts`: its config file (or `opts.derived_config`), transcripts kept.
+    pub fn of(plan: &Plan, opts: &RunOptions, folder: String) -> Setup {
+        Setup {
+            results_root: opts.results_root.clone(),
+            folder,
+            config: ConfigCopy::of(&plan.config_path, opts.derived_config.as_ref()),
+            fresh: opts.fresh,
+            quiet: opts.quiet,
+            logs: true,
+            containment: opts.containment.clone(),
+        }
+    }
+}
+
 /// What [`Run::play`]'s caller does after a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
