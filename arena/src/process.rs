@@ -220,7 +220,7 @@ impl BotProcess {
         if let Some(dir) = &exec.dir {
             cmd.current_dir(dir);
         }
-        if exec.clear_env {
+        if exec.sandboxed {
             // A sandboxed bot: an empty environment for bwrap, and a session of its own, whose id is
             // its pid as a process group's would be (so suspending and killing by group still work).
             cmd.env_clear();

@@ -82,7 +82,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, rounds: usize) -> Result<
     let bwrap_ok = probe
         .bwrap
         .as_ref()
-        .is_some_and(|b| crate::sandbox::bubblewrap::works(b).is_ok());
+        .is_some_and(|b| crate::sandbox::bubblewrap::works(b, probe.bwrap_sizes).is_ok());
     drop(probe);
     let layers: Vec<&Layers> = LAYERS
         .iter()

@@ -287,6 +287,9 @@ impl Run {
         containment
             .check(checks, checks.processes_configured)
             .map_err(anyhow::Error::msg)?;
+        if let Some(w) = Containment::warning(checks).filter(|_| !self.setup.quiet) {
+            crate::errln!("{w}");
+        }
         let env = Arc::new(GameEnv {
             logs: self.setup.logs.then(|| self.dir.logs()),
             containment: Arc::clone(&containment),

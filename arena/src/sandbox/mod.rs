@@ -48,8 +48,9 @@ pub struct Containment {
     pub bwrap: Option<PathBuf>,
     /// Whether that `bwrap` takes `--size` ([`bubblewrap::sizes`]).
     pub bwrap_sizes: bool,
-    /// What the sandbox covers under the system folders ([`bubblewrap::private_entries`]), found once.
-    pub private: Vec<PathBuf>,
+    /// What the sandbox covers under the system folders ([`bubblewrap::private_entries`]), found when
+    /// the run's first sandboxed bot starts (a run of built-in bots never looks).
+    private: std::sync::OnceLock<Vec<PathBuf>>,
     /// Whether the arena runs as root (`RLIMIT_NPROC` does not bind root).
     pub root: bool,
     /// The bots' main processes, to tell escaped descendants from them.
@@ -77,11 +78,7 @@ impl Containment {
             },
             subreaper: reaper::become_subreaper(),
             bwrap_sizes: bwrap.as_deref().is_some_and(bubblewrap::sizes),
-            private: if bwrap.is_some() {
-                bubblewrap::private_entries()
-            } else {
-                Vec::new()
-            },
+            private: std::sync::OnceLock::new(),
             bwrap,
             root: nix::unistd::geteuid().is_root(),
             reaper: Reaper::default(),
@@ -96,7 +93,7 @@ impl Containment {
             subreaper: false,
             bwrap: None,
             bwrap_sizes: false,
-            private: Vec::new(),
+            private: std::sync::OnceLock::new(),
             root: nix::unistd::geteuid().is_root(),
             reaper: Reaper::default(),
             serial: AtomicU64::new(0),
@@ -109,8 +106,8 @@ impl Containment {
         self.cgroups.pids.is_some() || !self.root
     }
 
-    /// Checks that this machine can contain `plan`'s bots as the plan asks, before any game, and prints
-    /// [`Containment::warning`] to stderr when the config turned isolation off.
+    /// Checks that this machine can contain `plan`'s bots as the plan asks, before any game (the caller
+    /// prints [`Containment::warning`] when the config turned isolation off).
     ///
     /// # Errors
     /// One line naming the missing layer and how to get it: a sandboxed bot (every executable by default)
@@ -126,7 +123,7 @@ impl Containment {
         if !boxed.is_empty() {
             let usable = match &self.bwrap {
                 None => Err("bwrap is not on PATH".to_string()),
-                Some(bwrap) => bubblewrap::works(bwrap),
+                Some(bwrap) => bubblewrap::works(bwrap, self.bwrap_sizes),
             };
             if let Err(why) = usable {
                 return Err(format!(
@@ -168,9 +165,6 @@ impl Containment {
                         cgroup; `arena doctor` shows the layers)"
                     .into(),
             );
-        }
-        if let Some(w) = Containment::warning(plan) {
-            crate::errln!("{w}");
         }
         Ok(())
     }
@@ -340,7 +334,7 @@ impl Containment {
             "  parent-death signal:             yes (a bot's main process dies with the arena)"
         );
         let bwrap = match &self.bwrap {
-            Some(b) => bubblewrap::works(b).map(|()| b.display().to_string()),
+            Some(b) => bubblewrap::works(b, self.bwrap_sizes).map(|()| b.display().to_string()),
             None => Err("not installed (Debian: apt-get install bubblewrap)".into()),
         };
         let _ = writeln!(
@@ -419,7 +413,7 @@ pub struct Exec {
     pub dir: Option<PathBuf>,
     /// A sandboxed bot: start the program (bwrap) with an empty environment (the bot could read it as
     /// its pid 1), in a session of its own (no controlling terminal to push keystrokes into, CVE-2017-5226).
-    pub clear_env: bool,
+    pub sandboxed: bool,
 }
 
 impl Jail {
@@ -444,7 +438,7 @@ impl Jail {
                 program: launch.program.clone(),
                 args: launch.args.iter().map(OsString::from).collect(),
                 dir: launch.dir.clone(),
-                clear_env: false,
+                sandboxed: false,
             },
             Some(sb) => {
                 // Real paths, as the sandbox shows them.
@@ -467,11 +461,11 @@ impl Jail {
                             hide: sb.hide.as_deref(),
                             visible: &visible,
                             tmpfs_bytes: self.limits.memory_bytes().filter(|_| c.bwrap_sizes),
-                            private: &c.private,
+                            private: c.private.get_or_init(bubblewrap::private_entries),
                         },
                     ),
                     dir: Some(sb.work.clone()),
-                    clear_env: true,
+                    sandboxed: true,
                 }
             }
         }

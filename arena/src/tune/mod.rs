@@ -554,8 +554,6 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         .chain(rows.iter().map(|r| (r.iteration, r.theta.clone())))
         .collect();
     drop(rows);
-    let mut played = 0;
-    let mut interrupted = false;
     if done < target {
         if done > 0 && !opts.quiet {
             crate::errln!("resuming {}: {done} iterations recorded", config.name);
@@ -567,8 +565,8 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         };
         step.iterations(&mut run, &mut theta, &mut done, target, &mut history)
             .await?;
-        (played, interrupted) = (run.played, run.interrupted);
     }
+    let (played, interrupted) = (run.played, run.interrupted);
     // Step: the record's products, written for whatever was recorded.
     chart::write_svg(
         &dir.path.join("tune.svg"),
