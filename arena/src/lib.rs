@@ -73,6 +73,7 @@ pub mod results;
 pub mod run;
 pub mod sandbox;
 pub mod schedule;
+pub mod serve;
 pub mod shard;
 pub mod standings;
 pub mod stats;

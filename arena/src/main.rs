@@ -12,6 +12,7 @@ use cli::{Cli, Command};
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Run(args) => cli::run::run(args),
+        Command::Serve(args) => cli::serve::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Ratings(args) => cli::ratings::run(args),
         Command::Analyze(args) => cli::analyze::run(args),

@@ -298,6 +298,7 @@ pub async fn run(
         // Kept in the folder as its config; its relative paths resolve against the working directory
         // (the folder of the "file" `arena probe`), as the plan resolved them.
         derived_config: Some(text.clone()),
+        stop: None,
     };
     let summary = crate::tournament::run(std::sync::Arc::new(plan), &opts).await?;
     let games = crate::results::ResultsDir {

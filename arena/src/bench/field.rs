@@ -123,6 +123,7 @@ pub async fn run(
             report_every: None,
             containment: None,
             derived_config: None,
+            stop: None,
         };
         let start = Instant::now();
         let summary = tournament::run(Arc::new(plan), &opts).await?;

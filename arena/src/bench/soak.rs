@@ -93,6 +93,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
         report_every: None,
         containment: None,
         derived_config: None,
+        stop: None,
     };
     let csv = tmp.join("soak").join("games.csv");
     let recorded =

@@ -28,6 +28,7 @@ pub mod ratings;
 pub mod replay;
 pub mod report;
 pub mod run;
+pub mod serve;
 pub mod solve;
 pub mod tune;
 
@@ -47,6 +48,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Run(run::RunArgs),
+    Serve(serve::ServeArgs),
     Merge(merge::MergeArgs),
     Ratings(ratings::RatingsArgs),
     Analyze(analyze::AnalyzeArgs),

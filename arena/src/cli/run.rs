@@ -60,6 +60,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         report_every: args.report_every,
         containment: None,
         derived_config: None,
+        stop: None,
     };
     // Validate every config (and find its shard) before playing any, so a typo in the third file is
     // found at once.

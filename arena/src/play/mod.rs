@@ -211,6 +211,7 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         quiet: false,
         logs: true,
         containment: None,
+        stop: None,
     })?;
     run.record_config()?;
     let config = Config::load(&config_path)?;

@@ -700,21 +700,26 @@ fn exports_html(out: &mut String, page: &Page) {
 /// # Errors
 /// The page cannot be written (with its path).
 pub fn write(dir: &Path, name: &str, records: &[GameRecord], report: &Report) -> Result<PathBuf> {
+    let path = dir.join(FILE);
+    // Through a temporary file and a rename: a web server never serves half a page.
+    let tmp = dir.join(format!(".{FILE}.tmp"));
+    std::fs::write(&tmp, page_of(dir, name, records, report))
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
+/// The text of the page [`write`] writes (the contest server serves it without writing it).
+pub fn page_of(dir: &Path, name: &str, records: &[GameRecord], report: &Report) -> String {
     let config = std::fs::read_to_string(dir.join(crate::results::recorded::CONFIG)).ok();
-    let page = Page {
+    render(&Page {
         name,
         records,
         report,
         config: config.as_deref(),
         exports: Exports::find(dir, records),
         extras: super::extras::sections(dir, records.len()),
-    };
-    let path = dir.join(FILE);
-    // Through a temporary file and a rename: a web server never serves half a page.
-    let tmp = dir.join(format!(".{FILE}.tmp"));
-    std::fs::write(&tmp, render(&page)).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(path)
+    })
 }
 
 /// `arena report <dir>`: the page of a results folder from its `games.csv` and its config copy, rated as

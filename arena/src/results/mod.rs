@@ -203,8 +203,34 @@ pub struct RunLock {
 /// An unreadable file, a row that does not parse (with its line number), a second header line or a game
 /// recorded twice (the marks of two runs writing the file at once).
 pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
-    let mut reader =
+    let reader =
         csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    parse_games(reader, path)
+}
+
+/// The games of the `games.csv` at `path` while a run may be appending to it (the contest server's
+/// pages): its lines up to the last newline, read without repairing the file; none when it is
+/// missing. Errors as [`read_games_csv`].
+///
+/// # Errors
+/// See [`read_games_csv`].
+pub fn read_games_live(path: &Path) -> Result<Vec<GameRecord>> {
+    let mut bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    bytes.truncate(bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1));
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    parse_games(csv::Reader::from_reader(&bytes[..]), path)
+}
+
+fn parse_games<R: std::io::Read>(
+    mut reader: csv::Reader<R>,
+    path: &Path,
+) -> Result<Vec<GameRecord>> {
     let header = reader
         .headers()
         .with_context(|| format!("reading {}", path.display()))?

@@ -83,6 +83,9 @@ pub struct Setup {
     pub logs: bool,
     /// The containment layers to use; `None`: probe the machine ([`Containment::probe`]).
     pub containment: Option<Arc<Containment>>,
+    /// A stop besides the signals: the run stops as on Ctrl-C once it holds `true` (the contest server
+    /// pausing or cancelling a competition, or shutting down).
+    pub stop: Option<watch::Receiver<bool>>,
 }
 
 impl Setup {
@@ -97,6 +100,7 @@ impl Setup {
             quiet: opts.quiet,
             logs: true,
             containment: opts.containment.clone(),
+            stop: opts.stop.clone(),
         }
     }
 }
@@ -144,6 +148,8 @@ pub struct RunOptions {
     /// file at `plan.config_path` rather than read from it (a tuning's verifying SPRT); `None`: copy
     /// that file.
     pub derived_config: Option<String>,
+    /// A stop besides the signals ([`Setup::stop`]).
+    pub stop: Option<watch::Receiver<bool>>,
 }
 
 /// What a run did.
@@ -209,8 +215,15 @@ impl Run {
             crate::errln!("moved the old results to {}", aside.display());
         }
         let (stop_tx, stop) = watch::channel(false);
+        let extra = setup.stop.clone();
         let stop_task = tokio::spawn(async move {
-            stop_signal().await;
+            match extra {
+                Some(mut extra) => tokio::select! {
+                    _ = stop_signal() => {}
+                    _ = stopped(&mut extra) => {}
+                },
+                None => stop_signal().await,
+            }
             let _ = stop_tx.send(true);
         });
         Ok(Run {

@@ -508,6 +508,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         // files helps nobody; a forfeit is printed with its reason as it happens.
         logs: false,
         containment: opts.containment.clone(),
+        stop: None,
     })?;
     let dir = run.dir.clone();
     let csv = dir.path.join(record::FILE);
@@ -591,6 +592,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
             containment: opts.containment.clone(),
             // Its own config, not the tuning's: `arena report` and `merge` read the folder by it.
             derived_config: Some(vc.to_toml()?),
+            stop: None,
         };
         if !opts.quiet {
             crate::errln!(

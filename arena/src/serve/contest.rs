@@ -1,0 +1,258 @@
+//! The contest config (`arena serve CONTEST.toml`): an ordinary tournament config (`[competition]`,
+//! without `name` and `[[bots]]`) that every competition is played under, the reference bots every
+//! submission is checked against, the check, the schedule of test competitions and the upload caps.
+//! docs/server.md documents every key; `configs/contest-connect4.toml` is an example.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, ensure, Context, Result};
+use serde::Deserialize;
+
+use crate::config::{BotConfig, Config, Format};
+use crate::plan::Plan;
+
+/// The whole contest file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContestConfig {
+    /// The contest's name: its data folder is `<data root>/<name>/` (letters, digits, `-`, `_`).
+    pub name: String,
+    /// Whether anyone may create an account at `/register`; `false` (default): the organiser adds
+    /// accounts (`arena serve CONTEST.toml --add-user NAME`).
+    #[serde(default)]
+    pub registration: bool,
+    /// Whether the reference bots also play in every competition (default `true`, so a contest with
+    /// one submission has games).
+    #[serde(default = "yes")]
+    pub references_play: bool,
+    /// The seed of every competition's schedule: competition N uses `seed + N`.
+    #[serde(default)]
+    pub seed: u64,
+    /// How a new version is checked.
+    #[serde(default)]
+    pub check: CheckConfig,
+    /// When test competitions start by themselves.
+    #[serde(default)]
+    pub schedule: ScheduleConfig,
+    /// Upload caps.
+    #[serde(default)]
+    pub upload: UploadConfig,
+    /// How every competition is played: any key of a tournament config but `name`, `seed` and
+    /// `[[bots]]` (game, format, time control, limits, sandbox, concurrency, …).
+    pub competition: toml::Table,
+    /// The reference bots: `[[reference]]` tables, each a `[[bots]]` entry of a tournament config
+    /// (usually `builtin = "…"`); relative paths resolve against the contest file's folder.
+    #[serde(default)]
+    pub reference: Vec<BotConfig>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `[check]`: what a new version plays before it may enter competitions.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckConfig {
+    /// Games against each reference bot (even: game pairs, the new version first in one of each).
+    pub games: u32,
+}
+
+impl Default for CheckConfig {
+    fn default() -> CheckConfig {
+        CheckConfig { games: 2 }
+    }
+}
+
+/// `[schedule]`: test competitions that start by themselves.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleConfig {
+    /// Start a test competition this long after the last one was created (humantime: `"6h"`,
+    /// `"30min"`), when none is scheduled or running; absent: only the organiser starts them.
+    #[serde(default, with = "humantime_serde_opt")]
+    pub test_every: Option<Duration>,
+}
+
+/// `[upload]`: caps of one upload.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UploadConfig {
+    /// The largest upload, MiB.
+    pub max_mb: u64,
+    /// The largest unpacked archive, MiB.
+    pub max_unpacked_mb: u64,
+    /// The most files in an archive.
+    pub max_files: usize,
+}
+
+impl Default for UploadConfig {
+    fn default() -> UploadConfig {
+        UploadConfig {
+            max_mb: 20,
+            max_unpacked_mb: 200,
+            max_files: 10_000,
+        }
+    }
+}
+
+mod humantime_serde_opt {
+    use serde::{Deserialize, Deserializer};
+    use std::time::Duration;
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        let text: Option<String> = Option::deserialize(d)?;
+        text.map(|t| humantime::parse_duration(&t).map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}
+
+/// Whether `name` may name a bot or a contest: 1–32 letters, digits, `-` or `_`.
+pub fn valid_name(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// A loaded contest: its config, its file and its executable for builtin bots.
+#[derive(Clone, Debug)]
+pub struct Contest {
+    pub config: ContestConfig,
+    /// The contest file, absolute: relative paths of `[[reference]]` resolve against its folder.
+    pub path: PathBuf,
+    /// The arena executable that builtin bots are started from.
+    pub exe: PathBuf,
+}
+
+impl Contest {
+    /// Reads and validates `path`: a competition of the reference bots alone must plan, and so must a
+    /// check.
+    ///
+    /// # Errors
+    /// A file that cannot be read or parsed, a bad name, a `[competition]` key the arena does not
+    /// know or cannot play, a reference bot that does not plan, a format a contest cannot use.
+    pub fn load(path: &Path, exe: &Path) -> Result<Contest> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let config: ContestConfig =
+            toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
+        ensure!(
+            valid_name(&config.name),
+            "{}: name {:?}: use 1–32 letters, digits, - or _",
+            path.display(),
+            config.name
+        );
+        for key in ["name", "bots", "seed", "sprt", "tune"] {
+            ensure!(
+                !config.competition.contains_key(key),
+                "{}: [competition] cannot set `{key}` (the server names, seeds and fills each competition)",
+                path.display()
+            );
+        }
+        ensure!(
+            config.check.games >= 2 && config.check.games.is_multiple_of(2),
+            "{}: [check] games = {}: use an even number, at least 2 (game pairs)",
+            path.display(),
+            config.check.games
+        );
+        ensure!(
+            !config.reference.is_empty(),
+            "{}: no [[reference]] bot: every submission is checked against them",
+            path.display()
+        );
+        for bot in &config.reference {
+            ensure!(
+                valid_name(&bot.name),
+                "{}: reference bot {:?}: use 1–32 letters, digits, - or _",
+                path.display(),
+                bot.name
+            );
+        }
+        let contest = Contest {
+            config,
+            path: std::path::absolute(path)?,
+            exe: exe.to_path_buf(),
+        };
+        let sample = contest.competition(0, contest.config.reference.clone())?;
+        if matches!(sample.format, Format::Sprt | Format::Tune) {
+            bail!(
+                "{}: [competition] format {:?}: a contest plays round-robin, gauntlet, Swiss or knockout competitions",
+                path.display(),
+                sample.format
+            );
+        }
+        let mut sample = contest.config.reference[0].clone();
+        sample.name = "check-sample".into();
+        contest.plan(&contest.check("check-sample", sample)?)?;
+        Ok(contest)
+    }
+
+    /// The reference bots' names, in file order.
+    pub fn reference_names(&self) -> Vec<String> {
+        self.config
+            .reference
+            .iter()
+            .map(|b| b.name.clone())
+            .collect()
+    }
+
+    /// The config of competition `id` among `bots` (its text is [`Config::to_toml`] of it).
+    ///
+    /// # Errors
+    /// A `[competition]` table that is not a tournament config.
+    pub fn competition(&self, id: i64, mut bots: Vec<BotConfig>) -> Result<Config> {
+        if self.config.references_play {
+            let mut all = self.config.reference.clone();
+            all.append(&mut bots);
+            bots = all;
+        }
+        self.config_of(
+            &format!("competition-{id}"),
+            self.config.seed + id as u64,
+            bots,
+        )
+    }
+
+    /// The config of the check named `name` (`<bot>-v<N>`): `candidate` against each reference bot,
+    /// `[check] games` each, as a gauntlet under the competitions' game, time control, limits and
+    /// isolation.
+    ///
+    /// # Errors
+    /// As [`Contest::competition`].
+    pub fn check(&self, name: &str, candidate: BotConfig) -> Result<Config> {
+        let mut bots = vec![candidate];
+        bots.extend(self.config.reference.iter().cloned());
+        let mut config = self.config_of(name, self.config.seed, bots)?;
+        config.format = Format::Gauntlet;
+        config.games_per_pair = Some(self.config.check.games);
+        config.rounds = None;
+        config.knockout = None;
+        config.cycles = None;
+        Ok(config)
+    }
+
+    fn config_of(&self, name: &str, seed: u64, bots: Vec<BotConfig>) -> Result<Config> {
+        let mut table = self.config.competition.clone();
+        table.insert("name".into(), name.into());
+        table.insert("seed".into(), toml::Value::Integer(seed as i64));
+        table.insert(
+            "bots".into(),
+            toml::Value::try_from(&bots).context("the bots of a competition")?,
+        );
+        let text = toml::to_string(&table).context("a competition's config")?;
+        Config::parse(&text, &self.path)
+            .map_err(|e| anyhow::anyhow!("{}: [competition]: {e}", self.path.display()))
+    }
+
+    /// The plan of `config` (from [`Contest::competition`] or [`Contest::check`]): relative paths
+    /// resolve against the contest file's folder.
+    ///
+    /// # Errors
+    /// A config that does not plan (a builtin bot that does not exist, a bad time control, …).
+    pub fn plan(&self, config: &Config) -> Result<Plan> {
+        Plan::new(config, &self.path, &self.exe)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", config.name))
+    }
+}

@@ -1,0 +1,602 @@
+//! The contest's database: accounts, sessions, bots and their versions with their checks,
+//! competitions and their entries. SQLite (a file beside the contest's data folder) with the
+//! migrations of `migrations/`, applied when the server starts. The queries use `$N` placeholders and
+//! the SQL that PostgreSQL shares.
+//!
+//! Every change that spans rows is one transaction, so a server killed at any moment leaves either
+//! all of it or none.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// An account.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub password_hash: String,
+    pub admin: bool,
+}
+
+/// A bot: a name owned by one account, with its versions.
+#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
+pub struct Bot {
+    pub id: i64,
+    pub name: String,
+    pub owner: i64,
+    pub owner_name: String,
+    /// The id of the version competitions take, if any passed its check.
+    pub active_version: Option<i64>,
+    pub disqualified: bool,
+}
+
+/// One upload of a bot.
+#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
+pub struct Version {
+    pub id: i64,
+    pub bot_id: i64,
+    /// 1, 2, … per bot.
+    pub number: i64,
+    pub hash: String,
+    pub manifest: String,
+    pub kind: String,
+    pub bytes: i64,
+    pub uploaded_ms: i64,
+    /// `pending`, `running`, `passed` or `failed`.
+    pub check_status: String,
+    pub check_detail: String,
+    pub checked_ms: Option<i64>,
+}
+
+/// A competition.
+#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
+pub struct Competition {
+    pub id: i64,
+    /// `test` or `final`.
+    pub kind: String,
+    /// `scheduled`, `running`, `paused`, `finished` or `cancelled`.
+    pub status: String,
+    pub created_ms: i64,
+    pub started_ms: Option<i64>,
+    pub finished_ms: Option<i64>,
+}
+
+/// A bot in a competition, as snapshotted when it was created.
+#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
+pub struct Entry {
+    pub name: String,
+    /// `None`: a reference bot.
+    pub bot_id: Option<i64>,
+    pub version_id: Option<i64>,
+    pub disqualified: bool,
+}
+
+/// Why an upload cannot be recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum AddVersionError {
+    #[error("the bot name {0:?} belongs to another participant")]
+    NotYours(String),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// The database: a pool of connections to one SQLite file.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: SqlitePool,
+}
+
+const USER: &str = "SELECT id, name, password_hash, admin FROM users";
+const BOT: &str = "SELECT b.id, b.name, b.owner, u.name AS owner_name, b.active_version, \
+                   b.disqualified FROM bots b JOIN users u ON u.id = b.owner";
+const VERSION: &str = "SELECT id, bot_id, number, hash, manifest, kind, bytes, uploaded_ms, \
+                       check_status, check_detail, checked_ms FROM versions";
+const COMPETITION: &str =
+    "SELECT id, kind, status, created_ms, started_ms, finished_ms FROM competitions";
+
+impl Db {
+    /// Opens (creating it if missing) the SQLite file `path` in WAL mode with `synchronous = FULL`
+    /// (a commit is on disk before it returns) and applies the migrations it lacks.
+    ///
+    /// # Errors
+    /// A file that cannot be opened or created, a migration that fails, or a database written by a
+    /// newer arena (a migration it does not know).
+    pub async fn open(path: &Path) -> Result<Db> {
+        let options = SqliteConnectOptions::from_str("sqlite:")?
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await
+            .with_context(|| format!("opening the database {}", path.display()))?;
+        sqlx::migrate!("src/serve/db/migrations")
+            .run(&pool)
+            .await
+            .with_context(|| format!("migrating the database {}", path.display()))?;
+        Ok(Db { pool })
+    }
+
+    /// A transaction that takes SQLite's write lock at once (`BEGIN IMMEDIATE`): one that read first
+    /// and wrote later could fail at once with `SQLITE_BUSY` when another writer committed between
+    /// (the busy timeout does not wait in that case), and lose an upload.
+    async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+        self.pool.begin_with("BEGIN IMMEDIATE").await
+    }
+
+    // ---- accounts and sessions
+
+    /// Adds an account; `Ok(None)` when the name is taken.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn add_user(
+        &self,
+        name: &str,
+        password_hash: &str,
+        token_hash: &str,
+        admin: bool,
+    ) -> Result<Option<i64>> {
+        let r = sqlx::query(
+            "INSERT INTO users (name, password_hash, token_hash, admin, created_ms) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(name)
+        .bind(password_hash)
+        .bind(token_hash)
+        .bind(admin)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok((r.rows_affected() == 1).then(|| r.last_insert_rowid()))
+    }
+
+    /// The account named `name`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
+        Ok(sqlx::query_as(&format!("{USER} WHERE name = $1"))
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// The account whose API token hashes to `token_hash`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn user_by_token(&self, token_hash: &str) -> Result<Option<User>> {
+        Ok(sqlx::query_as(&format!("{USER} WHERE token_hash = $1"))
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// Opens a session for `user` until `expires_ms`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn add_session(
+        &self,
+        token_hash: &str,
+        user: i64,
+        csrf: &str,
+        expires_ms: i64,
+    ) -> Result<()> {
+        let now = now_ms();
+        sqlx::query("DELETE FROM sessions WHERE expires_ms < $1")
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, user_id, csrf, expires_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(token_hash)
+        .bind(user)
+        .bind(csrf)
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The account and CSRF token of the unexpired session `token_hash`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn session(&self, token_hash: &str) -> Result<Option<(User, String)>> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT csrf FROM sessions WHERE token_hash = $1 AND expires_ms > $2")
+                .bind(token_hash)
+                .bind(now_ms())
+                .fetch_optional(&self.pool)
+                .await?;
+        let Some((csrf,)) = row else {
+            return Ok(None);
+        };
+        let user: Option<User> = sqlx::query_as(&format!(
+            "{USER} WHERE id = (SELECT user_id FROM sessions WHERE token_hash = $1)"
+        ))
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(user.map(|u| (u, csrf)))
+    }
+
+    /// Ends the session `token_hash`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn delete_session(&self, token_hash: &str) -> Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // ---- bots and versions
+
+    /// Records a stored upload as the next version of the bot `name` of `owner`, creating the bot on
+    /// its first upload; its check is pending. Returns the bot's id and the version's number.
+    ///
+    /// # Errors
+    /// [`AddVersionError::NotYours`] when another account owns the name; a database error.
+    pub async fn add_version(
+        &self,
+        owner: i64,
+        name: &str,
+        hash: &str,
+        manifest: &str,
+        kind: &str,
+        bytes: u64,
+    ) -> Result<(i64, i64), AddVersionError> {
+        let mut tx = self.write().await?;
+        let bot: Option<(i64, i64)> = sqlx::query_as("SELECT id, owner FROM bots WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let bot = match bot {
+            Some((_, o)) if o != owner => return Err(AddVersionError::NotYours(name.into())),
+            Some((id, _)) => id,
+            None => sqlx::query("INSERT INTO bots (name, owner, created_ms) VALUES ($1, $2, $3)")
+                .bind(name)
+                .bind(owner)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?
+                .last_insert_rowid(),
+        };
+        let (number,): (i64,) =
+            sqlx::query_as("SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE bot_id = $1")
+                .bind(bot)
+                .fetch_one(&mut *tx)
+                .await?;
+        sqlx::query(
+            "INSERT INTO versions (bot_id, number, hash, manifest, kind, bytes, uploaded_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(bot)
+        .bind(number)
+        .bind(hash)
+        .bind(manifest)
+        .bind(kind)
+        .bind(bytes as i64)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok((bot, number))
+    }
+
+    /// Every bot, by name.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn bots(&self) -> Result<Vec<Bot>> {
+        Ok(sqlx::query_as(&format!("{BOT} ORDER BY b.name"))
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    /// The bot `id`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn bot(&self, id: i64) -> Result<Option<Bot>> {
+        Ok(sqlx::query_as(&format!("{BOT} WHERE b.id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// The bot named `name`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn bot_by_name(&self, name: &str) -> Result<Option<Bot>> {
+        Ok(sqlx::query_as(&format!("{BOT} WHERE b.name = $1"))
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// The versions of bot `id`, newest first.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn versions(&self, bot: i64) -> Result<Vec<Version>> {
+        Ok(
+            sqlx::query_as(&format!("{VERSION} WHERE bot_id = $1 ORDER BY number DESC"))
+                .bind(bot)
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
+    /// The version `id`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn version(&self, id: i64) -> Result<Option<Version>> {
+        Ok(sqlx::query_as(&format!("{VERSION} WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// Takes the oldest pending check: marks it running and returns its version.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn take_check(&self) -> Result<Option<Version>> {
+        let mut tx = self.write().await?;
+        let v: Option<Version> = sqlx::query_as(&format!(
+            "{VERSION} WHERE check_status = 'pending' ORDER BY id LIMIT 1"
+        ))
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(v) = &v {
+            sqlx::query("UPDATE versions SET check_status = 'running' WHERE id = $1")
+                .bind(v.id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(v)
+    }
+
+    /// Puts checks left running by a stopped server back in the queue.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn requeue_checks(&self) -> Result<u64> {
+        Ok(sqlx::query(
+            "UPDATE versions SET check_status = 'pending' WHERE check_status = 'running'",
+        )
+        .execute(&self.pool)
+        .await?
+        .rows_affected())
+    }
+
+    /// Records the verdict of version `id`'s check; a pass makes it its bot's active version (the
+    /// newest passing version is active).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_verdict(&self, id: i64, passed: bool, detail: &str) -> Result<()> {
+        let mut tx = self.write().await?;
+        sqlx::query(
+            "UPDATE versions SET check_status = $1, check_detail = $2, checked_ms = $3 WHERE id = $4",
+        )
+        .bind(if passed { "passed" } else { "failed" })
+        .bind(detail)
+        .bind(now_ms())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if passed {
+            sqlx::query(
+                "UPDATE bots SET active_version = (SELECT MAX(v.id) FROM versions v \
+                 WHERE v.bot_id = bots.id AND v.check_status = 'passed') \
+                 WHERE id = (SELECT bot_id FROM versions WHERE id = $1)",
+            )
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Disqualifies bot `id` (or reinstates it): it enters no new competition and its games leave
+    /// the standings of every competition it is in.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_disqualified(&self, bot: i64, disqualified: bool) -> Result<()> {
+        let mut tx = self.write().await?;
+        sqlx::query("UPDATE bots SET disqualified = $1 WHERE id = $2")
+            .bind(disqualified)
+            .bind(bot)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE entries SET disqualified = $1 WHERE bot_id = $2")
+            .bind(disqualified)
+            .bind(bot)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    // ---- competitions
+
+    /// Creates a competition of `kind` (`test`, `final`), scheduled, whose entries are the active
+    /// version of every bot not disqualified (snapshotted now) and `references`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn add_competition(&self, kind: &str, references: &[String]) -> Result<i64> {
+        let mut tx = self.write().await?;
+        let id = sqlx::query(
+            "INSERT INTO competitions (kind, status, created_ms) VALUES ($1, 'scheduled', $2)",
+        )
+        .bind(kind)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?
+        .last_insert_rowid();
+        for name in references {
+            sqlx::query("INSERT INTO entries (competition_id, name) VALUES ($1, $2)")
+                .bind(id)
+                .bind(name)
+                .execute(&mut *tx)
+                .await?;
+        }
+        sqlx::query(
+            "INSERT INTO entries (competition_id, name, bot_id, version_id) \
+             SELECT $1, name, id, active_version FROM bots \
+             WHERE active_version IS NOT NULL AND disqualified = 0",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Every competition, newest first.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn competitions(&self) -> Result<Vec<Competition>> {
+        Ok(sqlx::query_as(&format!("{COMPETITION} ORDER BY id DESC"))
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    /// The competition `id`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn competition(&self, id: i64) -> Result<Option<Competition>> {
+        Ok(sqlx::query_as(&format!("{COMPETITION} WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// The entries of competition `id`, reference bots and bots by name.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn entries(&self, id: i64) -> Result<Vec<Entry>> {
+        Ok(sqlx::query_as(
+            "SELECT name, bot_id, version_id, disqualified FROM entries \
+             WHERE competition_id = $1 ORDER BY bot_id IS NOT NULL, name",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The competitions bot `id` is in, newest first.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn competitions_of(&self, bot: i64) -> Result<Vec<Competition>> {
+        Ok(sqlx::query_as(&format!(
+            "{COMPETITION} WHERE id IN (SELECT competition_id FROM entries WHERE bot_id = $1) \
+             ORDER BY id DESC"
+        ))
+        .bind(bot)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The next competition to play: one left running or paused-then-resumed (`running`), else the
+    /// oldest scheduled one.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn next_competition(&self) -> Result<Option<Competition>> {
+        Ok(sqlx::query_as(&format!(
+            "{COMPETITION} WHERE status IN ('running', 'scheduled') \
+             ORDER BY status = 'scheduled', id LIMIT 1"
+        ))
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Sets competition `id`'s status, with its start or finish time when it starts or ends; `from`
+    /// (if given) must be its status now. Returns whether it changed.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_status(&self, id: i64, from: Option<&[&str]>, to: &str) -> Result<bool> {
+        let Some(c) = self.competition(id).await? else {
+            return Ok(false);
+        };
+        if from.is_some_and(|f| !f.contains(&c.status.as_str())) {
+            return Ok(false);
+        }
+        let now = now_ms();
+        let r = sqlx::query(
+            "UPDATE competitions SET status = $1, \
+             started_ms = CASE WHEN $1 = 'running' AND started_ms IS NULL THEN $2 ELSE started_ms END, \
+             finished_ms = CASE WHEN $1 IN ('finished', 'cancelled') THEN $2 ELSE finished_ms END \
+             WHERE id = $3 AND status = $4",
+        )
+        .bind(to)
+        .bind(now)
+        .bind(id)
+        .bind(&c.status)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// When the newest competition of `kind` was created, if any.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn last_created(&self, kind: &str) -> Result<Option<i64>> {
+        let row: (Option<i64>,) =
+            sqlx::query_as("SELECT MAX(created_ms) FROM competitions WHERE kind = $1")
+                .bind(kind)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.0)
+    }
+
+    /// Whether a competition is scheduled, running or paused.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn competition_pending(&self) -> Result<bool> {
+        let row: (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM competitions WHERE status IN ('scheduled', 'running', 'paused')",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.0 > 0)
+    }
+}

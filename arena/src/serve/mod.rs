@@ -1,0 +1,181 @@
+//! `arena serve CONTEST.toml`: the contest server. Participants upload bots, each new version is
+//! checked against the reference bots, test competitions run on a schedule and the organiser starts
+//! the final; the standings, every game and its replay are public. One process: an SQLite database
+//! beside the contest's data folder ([`db`]), an HTTP server of pages and a JSON API ([`web`]), and
+//! its own pool of games ([`runner`]) through the same run layer as `arena run`. docs/server.md is
+//! the user's guide.
+//!
+//! Nothing is lost when the process is killed: the database commits each change whole, an upload is
+//! stored under its hash before its row is committed ([`upload`]), and a competition resumes from
+//! its `games.csv`.
+
+pub mod auth;
+pub mod contest;
+pub mod db;
+pub mod runner;
+pub mod upload;
+pub mod web;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use tokio::sync::{watch, Notify};
+
+use crate::sandbox::Containment;
+use contest::Contest;
+use db::Db;
+use runner::DataDirs;
+
+/// The server's state, shared by the web handlers and the runner's loops.
+pub struct App {
+    pub db: Db,
+    pub contest: Contest,
+    pub data: DataDirs,
+    /// Wakes the check loop (a new upload).
+    pub wake_checks: Notify,
+    /// Wakes the competition loop (a competition created or resumed, a check passed).
+    pub wake_competitions: Notify,
+    /// The stop of the competition being played, by id (pause, cancel).
+    pub stops: Arc<Mutex<HashMap<i64, watch::Sender<bool>>>>,
+    /// `true` once the server is shutting down.
+    pub shutdown: watch::Receiver<bool>,
+    /// The containment layers, probed once.
+    pub containment: Option<Arc<Containment>>,
+    /// Standings computed from a competition's `games.csv`, by id, with that file's length.
+    pub standings: Mutex<HashMap<i64, (u64, Arc<web::standings::Table>)>>,
+}
+
+/// Where the contest keeps its data: `<results>/<name>/` and the database `<results>/<name>.sqlite`.
+pub fn data_paths(results: &Path, contest: &Contest) -> (PathBuf, PathBuf) {
+    let name = &contest.config.name;
+    (results.join(name), results.join(format!("{name}.sqlite")))
+}
+
+/// How to serve.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub contest: PathBuf,
+    /// The address to listen on.
+    pub listen: SocketAddr,
+    /// The folder holding the contest's data folder and database (usually `results`).
+    pub results: PathBuf,
+}
+
+/// Opens the contest's database (migrating it) and its data folder.
+///
+/// # Errors
+/// A contest file that does not load, a database that cannot be opened.
+pub async fn open(contest: &Path, results: &Path, exe: &Path) -> Result<(Contest, Db, DataDirs)> {
+    let contest = Contest::load(contest, exe)?;
+    let (root, db_path) = data_paths(results, &contest);
+    std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
+    // Absolute: the bots' folders in the competitions' configs must not depend on where they run.
+    let root = std::path::absolute(&root)?;
+    let db = Db::open(&db_path).await?;
+    Ok((contest, db, DataDirs { root }))
+}
+
+/// Adds the account `name` with a random password; returns that password and the account's API
+/// token (both shown once: only their hashes are stored).
+///
+/// # Errors
+/// A bad or taken name, a database error.
+pub async fn add_user(db: &Db, name: &str, admin: bool) -> Result<(String, String)> {
+    anyhow::ensure!(
+        contest::valid_name(name),
+        "user name {name:?}: use 1–32 letters, digits, - or _"
+    );
+    let password = auth::random_token()[..20].to_string();
+    let token = auth::random_token();
+    let hash = {
+        let p = password.clone();
+        tokio::task::spawn_blocking(move || auth::hash_password(&p))
+            .await?
+            .map_err(anyhow::Error::msg)?
+    };
+    db.add_user(name, &hash, &auth::sha256_hex(&token), admin)
+        .await?
+        .with_context(|| format!("the user name {name:?} is taken"))?;
+    Ok((password, token))
+}
+
+/// Runs the server until Ctrl-C or SIGTERM: listens on `opts.listen`, prints the address to open,
+/// and plays checks and competitions meanwhile. A stop lets the running games go unrecorded (they are
+/// played again at the next start) and keeps everything recorded.
+///
+/// # Errors
+/// A contest that does not load, a database that cannot be opened, an address that cannot be bound,
+/// a machine that cannot isolate bots as the contest asks.
+pub async fn serve(opts: &ServeOptions, exe: &Path) -> Result<()> {
+    let (contest, db, data) = open(&opts.contest, &opts.results, exe).await?;
+    // Uploads cut short by a killed server: nothing refers to them.
+    let _ = std::fs::remove_dir_all(data.incoming());
+    for dir in [
+        data.incoming(),
+        data.store(),
+        data.checks(),
+        data.competitions(),
+    ] {
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    // Folders an upload was being unpacked into when the server was killed (`.upload-*`).
+    for entry in std::fs::read_dir(data.store())?.flatten() {
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    let requeued = db.requeue_checks().await?;
+    let containment = Containment::probe();
+    // Refused now, not at the first check: a machine that cannot isolate the bots as asked.
+    let mut candidate = contest.config.reference[0].clone();
+    candidate.builtin = None;
+    candidate.command = Some("/bin/true".into());
+    candidate.name = "sample-upload".into();
+    let uploads = contest.plan(&contest.check("sample-upload", candidate)?)?;
+    containment
+        .check(&uploads, uploads.processes_configured)
+        .map_err(anyhow::Error::msg)
+        .context("the contest's uploads cannot be isolated on this machine")?;
+    let (shutdown_tx, shutdown) = watch::channel(false);
+    let app = Arc::new(App {
+        db,
+        contest,
+        data,
+        wake_checks: Notify::new(),
+        wake_competitions: Notify::new(),
+        stops: Arc::new(Mutex::new(HashMap::new())),
+        shutdown,
+        containment: Some(containment),
+        standings: Mutex::new(HashMap::new()),
+    });
+    let listener = tokio::net::TcpListener::bind(opts.listen)
+        .await
+        .with_context(|| format!("listening on {}", opts.listen))?;
+    let addr = listener.local_addr()?;
+    crate::errln!(
+        "arena serve: contest {} (database {}); {requeued} check(s) requeued",
+        app.contest.config.name,
+        data_paths(&opts.results, &app.contest).1.display()
+    );
+    // The last line the organiser reads: where to open the contest (tests read it too).
+    crate::outln!("listening on http://{addr}/");
+    let checks = tokio::spawn(runner::checks::run(Arc::clone(&app)));
+    let competitions = tokio::spawn(runner::competitions::run(Arc::clone(&app)));
+    let router = web::router(Arc::clone(&app));
+    let mut stop = app.shutdown.clone();
+    let server = axum::serve(listener, router).with_graceful_shutdown(async move {
+        crate::pool::stopped(&mut stop).await;
+    });
+    let signal = async {
+        crate::run::stop_signal().await;
+        let _ = shutdown_tx.send(true);
+    };
+    let (served, ()) = tokio::join!(server, signal);
+    served.context("serving")?;
+    let _ = tokio::join!(checks, competitions);
+    crate::errln!("arena serve: stopped; everything recorded is kept");
+    Ok(())
+}

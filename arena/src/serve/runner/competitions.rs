@@ -1,0 +1,148 @@
+//! Competitions, one at a time: the scheduled test competitions, those the organiser creates, and one
+//! a killed server left running (resumed first). Each plays into `competitions/competition-<id>/`, an
+//! ordinary results folder (`arena report`, `ratings`, `export` and `analyze` read it).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use tokio::sync::watch;
+
+use crate::run::RunOptions;
+use crate::serve::db::{now_ms, Competition};
+use crate::serve::App;
+
+/// Creates the scheduled test competitions and plays every competition, until the server stops.
+pub async fn run(app: Arc<App>) {
+    let mut shutdown = app.shutdown.clone();
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        if let Err(e) = schedule(&app).await {
+            crate::errln!("arena serve: scheduling a test competition: {e:#}");
+        }
+        match app.db.next_competition().await {
+            Ok(Some(c)) => {
+                if let Err(e) = play(&app, &c).await {
+                    crate::errln!("arena serve: competition {}: {e:#}", c.id);
+                    // Not retried in a loop: it waits, paused, for the organiser.
+                    let _ = app.db.set_status(c.id, None, "paused").await;
+                }
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => crate::errln!("arena serve: reading the competitions: {e:#}"),
+        }
+        tokio::select! {
+            _ = app.wake_competitions.notified() => {}
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = shutdown.changed() => {}
+        }
+    }
+}
+
+/// Creates a test competition when `[schedule] test_every` has passed since the last one and none
+/// is waiting, running or paused.
+async fn schedule(app: &App) -> Result<()> {
+    let Some(every) = app.contest.config.schedule.test_every else {
+        return Ok(());
+    };
+    if app.db.competition_pending().await? {
+        return Ok(());
+    }
+    let due = match app.db.last_created("test").await? {
+        None => true,
+        Some(t) => now_ms() - t >= every.as_millis() as i64,
+    };
+    if due {
+        app.db
+            .add_competition("test", &app.contest.reference_names())
+            .await?;
+    }
+    Ok(())
+}
+
+/// The config text and plan of competition `id` from its entries (the same text every time, so a
+/// resume finds the same fingerprint).
+///
+/// # Errors
+/// An entry whose version is gone, a config that does not plan.
+pub async fn plan_of(app: &App, id: i64) -> Result<(String, crate::plan::Plan)> {
+    let mut bots = Vec::new();
+    for e in app.db.entries(id).await? {
+        let Some(version) = e.version_id else {
+            continue;
+        };
+        let v = app
+            .db
+            .version(version)
+            .await?
+            .with_context(|| format!("version {version} of {}", e.name))?;
+        bots.push(super::bot_config(
+            &e.name,
+            &v.manifest,
+            &app.data.store(),
+            &v.hash,
+        )?);
+    }
+    let config = app.contest.competition(id, bots)?;
+    let plan = app.contest.plan(&config)?;
+    Ok((config.to_toml()?, plan))
+}
+
+/// Plays (or resumes) competition `c` until it is finished, paused or cancelled, or the server stops.
+async fn play(app: &App, c: &Competition) -> Result<()> {
+    if !app
+        .db
+        .set_status(c.id, Some(&["scheduled", "running"]), "running")
+        .await?
+    {
+        return Ok(());
+    }
+    let (text, plan) = plan_of(app, c.id).await?;
+    if plan.bots.len() < 2 {
+        app.db.set_status(c.id, None, "finished").await?;
+        return Ok(());
+    }
+    let (stop_tx, stop) = watch::channel(false);
+    app.stops
+        .lock()
+        .expect("the stops' lock")
+        .insert(c.id, stop_tx);
+    // The server's shutdown stops it too.
+    let mut shutdown = app.shutdown.clone();
+    let forward = {
+        let stops = Arc::clone(&app.stops);
+        let id = c.id;
+        tokio::spawn(async move {
+            crate::pool::stopped(&mut shutdown).await;
+            if let Some(tx) = stops.lock().expect("the stops' lock").get(&id) {
+                let _ = tx.send(true);
+            }
+        })
+    };
+    let opts = RunOptions {
+        results_root: app.data.competitions(),
+        fresh: false,
+        progress_bar: false,
+        quiet: true,
+        shard: None,
+        report_every: None,
+        containment: app.containment.clone(),
+        derived_config: Some(text),
+        stop: Some(stop),
+    };
+    let summary = crate::tournament::run(Arc::new(plan), &opts).await;
+    forward.abort();
+    app.stops.lock().expect("the stops' lock").remove(&c.id);
+    let summary = summary?;
+    if summary.complete {
+        app.db
+            .set_status(c.id, Some(&["running"]), "finished")
+            .await?;
+    }
+    // Otherwise paused or cancelled by the organiser (the status says which), or stopped by the
+    // server's shutdown (still `running`: resumed when it starts again).
+    Ok(())
+}

@@ -1,0 +1,206 @@
+//! The JSON API (docs/server.md): the same data as the pages, for scripts. Calls that change
+//! something authenticate with `Authorization: Bearer <token>` (`arena serve --add-user` prints it);
+//! errors are `{"error": "…"}` with a 4xx or 5xx status.
+
+use std::sync::Arc;
+
+use axum::extract::{Multipart, Path, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{standings, ApiError, Bearer, HttpError};
+use crate::serve::db::Version;
+use crate::serve::App;
+
+type ApiResult = Result<Json<Value>, ApiError>;
+
+/// The API's routes, under `/api`.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/health", get(health))
+        .route("/bots", get(bots).post(upload))
+        .route("/bots/{id}", get(bot))
+        .route("/bots/{id}/versions/{number}/log", get(check_log))
+        .route("/bots/{id}/disqualify", post(disqualify))
+        .route("/competitions", get(competitions).post(create_competition))
+        .route("/competitions/{id}", get(competition))
+        .route("/competitions/{id}/{action}", post(competition_action))
+        .fallback(|| async { ApiError(HttpError::not_found("such API call: see docs/server.md")) })
+}
+
+async fn health(State(app): State<Arc<App>>) -> ApiResult {
+    let bots = app.db.bots().await?.len();
+    Ok(Json(
+        json!({ "status": "ok", "contest": app.contest.config.name, "bots": bots }),
+    ))
+}
+
+/// A version as the API shows it.
+pub fn version_json(v: &Version) -> Value {
+    json!({
+        "version": v.number,
+        "check": check_word(&v.check_status),
+        "detail": v.check_detail,
+        "kind": v.kind,
+        "bytes": v.bytes,
+        "uploaded_ms": v.uploaded_ms,
+        "verdict_ms": v.checked_ms.map(|t| t - v.uploaded_ms),
+    })
+}
+
+/// `pending` for a check waiting or being played; `passed`, `failed`.
+pub fn check_word(status: &str) -> &str {
+    match status {
+        "running" => "pending",
+        s => s,
+    }
+}
+
+async fn upload(
+    State(app): State<Arc<App>>,
+    Bearer(user): Bearer,
+    form: Multipart,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let received = super::upload::receive(&app, form).await?;
+    let (id, version) = super::upload::accept(&app, &user, received).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "id": id, "version": version, "check": "pending" })),
+    ))
+}
+
+async fn bots(State(app): State<Arc<App>>) -> ApiResult {
+    let mut out = Vec::new();
+    for b in app.db.bots().await? {
+        out.push(json!({ "id": b.id, "name": b.name, "owner": b.owner_name, "disqualified": b.disqualified }));
+    }
+    Ok(Json(Value::Array(out)))
+}
+
+async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+    let bot = app
+        .db
+        .bot(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    let versions = app.db.versions(id).await?;
+    let latest = versions.first();
+    let active = versions.iter().find(|v| Some(v.id) == bot.active_version);
+    Ok(Json(json!({
+        "id": bot.id,
+        "name": bot.name,
+        "owner": bot.owner_name,
+        "version": latest.map(|v| v.number),
+        "check": latest.map(|v| check_word(&v.check_status)),
+        "detail": latest.map(|v| v.check_detail.as_str()),
+        "active_version": active.map(|v| v.number),
+        "disqualified": bot.disqualified,
+        "versions": versions.iter().map(version_json).collect::<Vec<_>>(),
+    })))
+}
+
+async fn check_log(
+    State(app): State<Arc<App>>,
+    Bearer(user): Bearer,
+    Path((id, number)): Path<(i64, i64)>,
+) -> Result<String, ApiError> {
+    Ok(super::pages::check_log_text(&app, Some(&user), id, number).await?)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Disqualify {
+    disqualified: bool,
+}
+
+async fn disqualify(
+    State(app): State<Arc<App>>,
+    Bearer(user): Bearer,
+    Path(id): Path<i64>,
+    body: Result<Json<Disqualify>, axum::extract::rejection::JsonRejection>,
+) -> ApiResult {
+    admin(&user)?;
+    let Json(d) = body.map_err(json_error)?;
+    app.db
+        .bot(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    app.db.set_disqualified(id, d.disqualified).await?;
+    Ok(Json(json!({ "id": id, "disqualified": d.disqualified })))
+}
+
+fn admin(user: &crate::serve::db::User) -> Result<(), HttpError> {
+    if user.admin {
+        Ok(())
+    } else {
+        Err(HttpError::forbidden("only the organiser may do this"))
+    }
+}
+
+fn json_error(e: axum::extract::rejection::JsonRejection) -> HttpError {
+    HttpError::new(e.status(), format!("malformed JSON: {}", e.body_text()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewCompetition {
+    #[serde(default = "test")]
+    kind: String,
+}
+
+fn test() -> String {
+    "test".into()
+}
+
+async fn create_competition(
+    State(app): State<Arc<App>>,
+    Bearer(user): Bearer,
+    body: Result<Json<NewCompetition>, axum::extract::rejection::JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    admin(&user)?;
+    let Json(c) = body.map_err(json_error)?;
+    let id = super::pages::create(&app, &c.kind).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
+}
+
+async fn competitions(State(app): State<Arc<App>>) -> ApiResult {
+    let list = app.db.competitions().await?;
+    Ok(Json(
+        serde_json::to_value(list).map_err(anyhow::Error::from)?,
+    ))
+}
+
+/// `scheduled` | `running` | `paused` | `finished` | `cancelled`, with the standings.
+async fn competition(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+    let c = app
+        .db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let table = standings::of(&app, id).await?;
+    let entries = app.db.entries(id).await?;
+    Ok(Json(json!({
+        "id": c.id,
+        "kind": c.kind,
+        "status": c.status,
+        "created_ms": c.created_ms,
+        "started_ms": c.started_ms,
+        "finished_ms": c.finished_ms,
+        "games": table.records.len(),
+        "entries": entries,
+        "standings": table.rows,
+    })))
+}
+
+async fn competition_action(
+    State(app): State<Arc<App>>,
+    Bearer(user): Bearer,
+    Path((id, action)): Path<(i64, String)>,
+) -> ApiResult {
+    admin(&user)?;
+    let status = super::pages::act(&app, id, &action).await?;
+    Ok(Json(json!({ "id": id, "status": status })))
+}

@@ -1,0 +1,302 @@
+//! The bots: the list, a bot's page (versions with their checks, its competitions and forfeits;
+//! its check logs and stderr to its author only), the upload form and the organiser's
+//! disqualification.
+
+use std::path::Path as FsPath;
+use std::sync::Arc;
+
+use axum::extract::{Multipart, Path, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use maud::html;
+
+use super::layout::{page, page_refreshing, when};
+use crate::serve::db::User;
+use crate::serve::web::api::check_word;
+use crate::serve::web::{standings, HttpError, PageError, Viewer};
+use crate::serve::App;
+
+pub async fn list(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, PageError> {
+    let mut rows = Vec::new();
+    for b in app.db.bots().await? {
+        let versions = app.db.versions(b.id).await?;
+        rows.push((b, versions));
+    }
+    let body = html! {
+        @if rows.is_empty() { p { "No bot yet." } } @else {
+            table {
+                tr { th { "Bot" } th { "Author" } th { "Active version" } th { "Newest version" } th { "Its check" } }
+                @for (b, vs) in &rows {
+                    @let active = vs.iter().find(|v| Some(v.id) == b.active_version);
+                    tr {
+                        td { a href={ "/bots/" (b.id) } { (b.name) } @if b.disqualified { " (disqualified)" } }
+                        td { (b.owner_name) }
+                        td { @if let Some(v) = active { "v" (v.number) } @else { "—" } }
+                        td { @if let Some(v) = vs.first() { "v" (v.number) } }
+                        td { @if let Some(v) = vs.first() { span class=(check_word(&v.check_status)) { (check_word(&v.check_status)) } } }
+                    }
+                }
+            }
+        }
+        @if viewer.user.is_some() { p { a href="/bots/new" { "Upload a bot" } } }
+    };
+    Ok(page("Bots", &viewer, body).into_response())
+}
+
+pub async fn upload_form(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+) -> Result<Response, PageError> {
+    viewer.required()?;
+    let u = &app.contest.config.upload;
+    let body = html! {
+        p { "A single executable (ELF or a script with #!), or a .tar.gz or .zip holding "
+            code { "arena-bot.toml" } " at its root:" }
+        pre { "command = \"./mybot\"        # or a program on PATH, e.g. \"python3\"\nargs = []                  # e.g. [\"bot.py\"]\nprotocol = \"ugi\"           # or \"codecup\"\n[options]                  # sent with setoption" }
+        p { "At most " (u.max_mb) " MiB; " (u.max_unpacked_mb) " MiB and " (u.max_files) " files unpacked. "
+            "Uploading under a name you own adds a version; the newest version that passes its check plays." }
+        form method="post" action="/bots" enctype="multipart/form-data" {
+            input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
+            label { "Bot name " input type="text" name="name" required pattern="[A-Za-z0-9_-]{1,32}"; }
+            label { "File " input type="file" name="file" required; }
+            button type="submit" { "Upload" }
+        }
+    };
+    Ok(page("Upload a bot", &viewer, body).into_response())
+}
+
+pub async fn upload(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    form: Multipart,
+) -> Result<Response, PageError> {
+    let user = viewer.required()?.clone();
+    let received = crate::serve::web::upload::receive(&app, form).await?;
+    viewer.check_csrf(received.csrf.as_deref().unwrap_or(""))?;
+    let (id, _) = crate::serve::web::upload::accept(&app, &user, received).await?;
+    Ok(Redirect::to(&format!("/bots/{id}")).into_response())
+}
+
+pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response, PageError> {
+    let bot = app
+        .db
+        .bot(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    let versions = app.db.versions(id).await?;
+    let mine = viewer.user.as_ref().is_some_and(|u| u.id == bot.owner);
+    let pending = versions
+        .iter()
+        .any(|v| check_word(&v.check_status) == "pending");
+    let mut played = Vec::new();
+    for c in app.db.competitions_of(id).await? {
+        let table = standings::of(app, c.id).await?;
+        let row = table.rows.iter().find(|r| r.bot == bot.name).cloned();
+        let forfeits: Vec<(String, String)> = table
+            .records
+            .iter()
+            .filter(|g| {
+                g.termination.is_forfeit() && g.detail.starts_with(&format!("{}: ", bot.name))
+            })
+            .map(|g| (g.id.clone(), g.detail.clone()))
+            .collect();
+        played.push((c, row, forfeits));
+    }
+    let body = html! {
+        p { "Author: " (bot.owner_name) @if bot.disqualified { " — " strong.error { "disqualified" } } }
+        h2 { "Versions" }
+        table {
+            tr { th { "Version" } th { "Uploaded" } th { "Kind" } th { "Bytes" } th { "Check" } th { "Verdict after" } th { "Detail" } @if mine { th { "Log" } } }
+            @for v in &versions {
+                tr {
+                    td { "v" (v.number) @if Some(v.id) == bot.active_version { " (active)" } }
+                    td { (when(v.uploaded_ms)) }
+                    td { (v.kind) }
+                    td.n { (v.bytes) }
+                    td { span class=(check_word(&v.check_status)) { (check_word(&v.check_status)) } }
+                    td.n { @if let Some(t) = v.checked_ms { (format!("{:.1} s", (t - v.uploaded_ms) as f64 / 1000.0)) } }
+                    td { (v.check_detail) }
+                    @if mine { td { @if v.checked_ms.is_some() { a href={ "/bots/" (id) "/versions/" (v.number) "/log" } { "transcript and stderr" } } } }
+                }
+            }
+        }
+        h2 { "Competitions" }
+        @if played.is_empty() { p { "None yet." } }
+        @for (c, row, forfeits) in &played {
+            h3 { a href={ "/competitions/" (c.id) } { "Competition " (c.id) " (" (c.kind) ", " (c.status) ")" } }
+            @if let Some(r) = row {
+                p { "Rank " (r.rank) ": " (r.points) " points in " (r.games) " games (+" (r.wins) " =" (r.draws) " −" (r.losses) "), Elo "
+                    (super::layout::elo(r.elo, r.elo_low, r.elo_high)) }
+            }
+            @if !forfeits.is_empty() {
+                p { "Forfeits:" }
+                ul { @for (g, d) in forfeits { li { "game " (g) ": " (d) } } }
+            }
+            @if mine { p { a href={ "/bots/" (id) "/competitions/" (c.id) "/stderr" } { "its stderr in this competition" } } }
+        }
+        @if viewer.user.as_ref().is_some_and(|u| u.admin) {
+            h2 { "Organiser" }
+            form method="post" action={ "/bots/" (id) "/disqualify" } {
+                input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
+                input type="hidden" name="disqualified" value=(if bot.disqualified { "false" } else { "true" });
+                button type="submit" { @if bot.disqualified { "Reinstate" } @else { "Disqualify" } }
+            }
+        }
+    };
+    Ok(page_refreshing(&bot.name, viewer, body, pending.then_some(3)).into_response())
+}
+
+pub async fn show(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    page_(&app, &viewer, id).await
+}
+
+/// The bot `id` if `user` wrote it.
+///
+/// # Errors
+/// No such bot (404), no account or another's (403).
+async fn authored(
+    app: &App,
+    user: Option<&User>,
+    id: i64,
+) -> Result<crate::serve::db::Bot, HttpError> {
+    let bot = app
+        .db
+        .bot(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    match user {
+        Some(u) if u.id == bot.owner => Ok(bot),
+        _ => Err(HttpError::forbidden(
+            "only the bot's author may read its transcripts and stderr",
+        )),
+    }
+}
+
+/// The end of the file at `path`: its last 64 KiB at most.
+fn tail(path: &FsPath) -> String {
+    const MAX: usize = 64 * 1024;
+    let bytes = std::fs::read(path).unwrap_or_default();
+    let start = bytes.len().saturating_sub(MAX);
+    let text = String::from_utf8_lossy(&bytes[start..]);
+    if start > 0 {
+        format!("[… {start} bytes before …]\n{text}")
+    } else {
+        text.into_owned()
+    }
+}
+
+/// Every `<game>-<side>-<bot>.stderr` of `bot` in the results folder `dir`, each under a header.
+fn stderr_of(dir: &FsPath, bot: &str) -> String {
+    let mut files: Vec<_> = std::fs::read_dir(dir.join("logs"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(&format!("-{bot}.stderr")))
+        })
+        .collect();
+    files.sort();
+    let mut out = String::new();
+    for f in files {
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push_str(&format!("==== {name}\n{}\n", tail(&f)));
+    }
+    if out.is_empty() {
+        out.push_str("(no stderr)\n");
+    }
+    out
+}
+
+/// The check log of version `number` of bot `id`: the probe's report of its games (handshake, each
+/// game, every forfeit with its transcript's end) and the bot's stderr, for its author.
+///
+/// # Errors
+/// Not the author (403), no such bot or version, a check not played yet.
+pub async fn check_log_text(
+    app: &App,
+    user: Option<&User>,
+    id: i64,
+    number: i64,
+) -> Result<String, HttpError> {
+    let bot = authored(app, user, id).await?;
+    let version = app
+        .db
+        .versions(id)
+        .await?
+        .into_iter()
+        .find(|v| v.number == number)
+        .ok_or_else(|| HttpError::not_found(format!("version {number} of {}", bot.name)))?;
+    let dir = app.data.check(&bot.name, number);
+    if version.checked_ms.is_none() || !dir.exists() {
+        return Err(HttpError::not_found(
+            "check log yet: the check has not been played",
+        ));
+    }
+    let games = crate::results::read_games_live(&dir.join("games.csv"))?;
+    let manifest: crate::serve::upload::Manifest =
+        toml::from_str(&version.manifest).map_err(anyhow::Error::from)?;
+    let report = crate::probe::ProbeReport {
+        bot: bot.name.clone(),
+        renamed_from: None,
+        protocol: manifest.protocol,
+        games,
+        dir: dir.clone(),
+        interrupted: false,
+    };
+    Ok(format!(
+        "check of {} v{number}: {}\n\n{}\n==== stderr\n{}",
+        bot.name,
+        version.check_detail,
+        report.text(),
+        stderr_of(&dir, &bot.name)
+    ))
+}
+
+pub async fn check_log(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path((id, number)): Path<(i64, i64)>,
+) -> Result<String, PageError> {
+    Ok(check_log_text(&app, viewer.user.as_ref(), id, number).await?)
+}
+
+pub async fn stderr(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path((id, cid)): Path<(i64, i64)>,
+) -> Result<String, PageError> {
+    let bot = authored(&app, viewer.user.as_ref(), id).await?;
+    Ok(stderr_of(&app.data.competition(cid), &bot.name))
+}
+
+#[derive(serde::Deserialize)]
+pub struct DisqualifyForm {
+    #[serde(default)]
+    csrf: String,
+    disqualified: bool,
+}
+
+pub async fn disqualify(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Form(f): Form<DisqualifyForm>,
+) -> Result<Response, PageError> {
+    viewer.check_admin(&f.csrf)?;
+    app.db
+        .bot(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    app.db.set_disqualified(id, f.disqualified).await?;
+    Ok(Redirect::to(&format!("/bots/{id}")).into_response())
+}

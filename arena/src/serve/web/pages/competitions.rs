@@ -1,0 +1,346 @@
+//! The competitions: the list (the home page) with the organiser's form to start one, a
+//! competition's page (standings with Elo and its interval, crosstable, latest games, downloads,
+//! the organiser's pause, resume, cancel and re-rate), its replayable report and its downloads.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use maud::html;
+
+use super::account::CsrfForm;
+use super::layout::{elo, page_refreshing, when};
+use crate::serve::web::{standings, HttpError, PageError, Viewer};
+use crate::serve::App;
+
+/// Creates a competition of `kind` (`test` or `final`) among the active versions now, and wakes the
+/// competition loop.
+///
+/// # Errors
+/// Another kind (400), a database error.
+pub async fn create(app: &App, kind: &str) -> Result<i64, HttpError> {
+    if kind != "test" && kind != "final" {
+        return Err(HttpError::bad(format!(
+            "kind {kind:?}: a competition is a test or the final"
+        )));
+    }
+    let id = app
+        .db
+        .add_competition(kind, &app.contest.reference_names())
+        .await?;
+    app.wake_competitions.notify_one();
+    Ok(id)
+}
+
+/// The organiser's `action` on competition `id`: `pause`, `resume`, `cancel` or `rerate` (the
+/// standings recomputed and, once it is over, its `standings.csv` and `report.html` rewritten).
+/// Returns its status after.
+///
+/// # Errors
+/// No such competition (404), an unknown action or one its status does not allow (409).
+pub async fn act(app: &Arc<App>, id: i64, action: &str) -> Result<String, HttpError> {
+    let c = app
+        .db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let conflict = || {
+        HttpError::new(
+            axum::http::StatusCode::CONFLICT,
+            format!("competition {id} is {}: it cannot {action}", c.status),
+        )
+    };
+    let stop = || {
+        if let Some(tx) = app.stops.lock().expect("the stops' lock").get(&id) {
+            let _ = tx.send(true);
+        }
+    };
+    match action {
+        "pause" => {
+            if !app
+                .db
+                .set_status(id, Some(&["scheduled", "running"]), "paused")
+                .await?
+            {
+                return Err(conflict());
+            }
+            stop();
+        }
+        "resume" => {
+            if !app.db.set_status(id, Some(&["paused"]), "running").await? {
+                return Err(conflict());
+            }
+            app.wake_competitions.notify_one();
+        }
+        "cancel" => {
+            if !app
+                .db
+                .set_status(id, Some(&["scheduled", "running", "paused"]), "cancelled")
+                .await?
+            {
+                return Err(conflict());
+            }
+            stop();
+        }
+        "rerate" => {
+            app.standings.lock().expect("the cache's lock").remove(&id);
+            let table = standings::of(app, id).await?;
+            if matches!(c.status.as_str(), "finished" | "cancelled") {
+                let dir = app.data.competition(id);
+                table.report.write(&dir)?;
+                crate::report::html::write(
+                    &dir,
+                    &format!("competition-{id}"),
+                    &table.records,
+                    &table.report,
+                )?;
+            }
+        }
+        _ => {
+            return Err(HttpError::not_found(format!(
+                "action {action:?}: pause, resume, cancel or rerate"
+            )))
+        }
+    }
+    Ok(app
+        .db
+        .competition(id)
+        .await?
+        .map(|c| c.status)
+        .unwrap_or_default())
+}
+
+pub async fn home(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, PageError> {
+    let list = app.db.competitions().await?;
+    let c = &app.contest.config;
+    let game = c
+        .competition
+        .get("game")
+        .and_then(|g| g.get("name"))
+        .and_then(|n| n.as_str())
+        .unwrap_or("?");
+    let active = list
+        .iter()
+        .any(|c| matches!(c.status.as_str(), "scheduled" | "running"));
+    let body = html! {
+        p { "Game: " (game) ". Reference bots: " (app.contest.reference_names().join(", ")) ". "
+            @if let Some(every) = c.schedule.test_every { "A test competition every " (humantime::format_duration(every)) ". " } }
+        @if viewer.user.is_none() {
+            p { a href="/login" { "Log in" } @if c.registration { " or " a href="/register" { "register" } } " to upload a bot." }
+        }
+        h2 { "Competitions" }
+        @if list.is_empty() { p { "None yet." } } @else {
+            table {
+                tr { th { "#" } th { "Kind" } th { "Status" } th { "Created" } th { "Finished" } }
+                @for c in &list {
+                    tr {
+                        td { a href={ "/competitions/" (c.id) } { (c.id) } }
+                        td { (c.kind) } td { (c.status) } td { (when(c.created_ms)) }
+                        td { @if let Some(f) = c.finished_ms { (when(f)) } }
+                    }
+                }
+            }
+        }
+        @if viewer.user.as_ref().is_some_and(|u| u.admin) {
+            h2 { "Organiser" }
+            form method="post" action="/competitions" {
+                input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
+                label { "Start a " select name="kind" { option value="test" { "test competition" } option value="final" { "final" } } }
+                button type="submit" { "Start" }
+            }
+        }
+    };
+    Ok(page_refreshing(
+        &app.contest.config.name,
+        &viewer,
+        body,
+        active.then_some(10),
+    )
+    .into_response())
+}
+
+#[derive(serde::Deserialize)]
+pub struct CreateForm {
+    #[serde(default)]
+    csrf: String,
+    kind: String,
+}
+
+pub async fn create_form(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Form(f): Form<CreateForm>,
+) -> Result<Response, PageError> {
+    viewer.check_admin(&f.csrf)?;
+    let id = create(&app, &f.kind).await?;
+    Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
+}
+
+pub async fn action_form(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path((id, action)): Path<(i64, String)>,
+    Form(f): Form<CsrfForm>,
+) -> Result<Response, PageError> {
+    viewer.check_admin(&f.csrf)?;
+    act(&app, id, &action).await?;
+    Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
+}
+
+pub async fn show(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    let c = app
+        .db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let table = standings::of(&app, id).await?;
+    let entries = app.db.entries(id).await?;
+    let x = &table.report.crosstable;
+    let live = matches!(c.status.as_str(), "scheduled" | "running");
+    let body = html! {
+        p { (c.kind) " competition, " strong { (c.status) } ", " (table.records.len()) " games recorded. Created " (when(c.created_ms))
+            @if let Some(s) = c.started_ms { ", started " (when(s)) } @if let Some(f) = c.finished_ms { ", ended " (when(f)) } "." }
+        p { "Entries: " @for (i, e) in entries.iter().enumerate() {
+            @if i > 0 { ", " }
+            @if let Some(b) = e.bot_id { a href={ "/bots/" (b) } { (e.name) } } @else { (e.name) " (reference)" }
+            @if e.disqualified { " (disqualified)" }
+        } }
+        h2 { "Standings" }
+        table id="standings" {
+            tr { th { "Rank" } th { "Bot" } th { "Games" } th { "Points" } th { "+" } th { "=" } th { "−" } th { "Forfeits" } th { "Elo (95%)" } }
+            @for r in &table.rows {
+                tr { td.n { (r.rank) } td { (r.bot) } td.n { (r.games) } td.n { (r.points) } td.n { (r.wins) } td.n { (r.draws) } td.n { (r.losses) } td.n { (r.forfeits) }
+                     td.n { (elo(r.elo, r.elo_low, r.elo_high)) } }
+            }
+        }
+        h2 { "Crosstable" }
+        table id="crosstable" {
+            tr { th {} @for b in &x.bots { th { (b) } } }
+            @for (i, b) in x.bots.iter().enumerate() {
+                tr { th { (b) } @for j in 0..x.bots.len() { td.n { @if i != j && x.games[i][j] > 0 { (x.points[i][j]) "/" (x.games[i][j]) } } } }
+            }
+        }
+        h2 { "Games" }
+        p { a id="replay" href={ "/competitions/" (id) "/report.html" } { "Every game, with a replay of each" } " · downloads: "
+            a href={ "/competitions/" (id) "/games.csv" } { "games.csv" } " · "
+            a href={ "/competitions/" (id) "/download/pgn" } { "PGN" } " · "
+            a href={ "/competitions/" (id) "/download/sgf" } { "SGF (Dots)" } " · "
+            a href={ "/competitions/" (id) "/download/pons" } { "Pons (Connect Four)" } }
+        table id="games" {
+            tr { th { "Game" } th { "First" } th { "Second" } th { "Result" } th { "Ending" } th { "Plies" } }
+            @for g in table.records.iter().rev().take(50) {
+                tr { td { (g.id) } td { (g.first) } td { (g.second) } td { (g.result.to_string()) } td { (g.termination.as_str()) @if g.termination.is_forfeit() { ": " (g.detail) } } td.n { (g.plies) } }
+            }
+        }
+        @if viewer.user.as_ref().is_some_and(|u| u.admin) {
+            h2 { "Organiser" }
+            @for action in ["pause", "resume", "cancel", "rerate"] {
+                form.inline method="post" action={ "/competitions/" (id) "/" (action) } {
+                    input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
+                    button type="submit" { (action) }
+                }
+                " "
+            }
+        }
+    };
+    Ok(page_refreshing(
+        &format!("Competition {id}"),
+        &viewer,
+        body,
+        live.then_some(5),
+    )
+    .into_response())
+}
+
+pub async fn report(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    app.db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let table = standings::of(&app, id).await?;
+    let dir = app.data.competition(id);
+    let html = crate::report::html::page_of(
+        &dir,
+        &format!("competition-{id}"),
+        &table.records,
+        &table.report,
+    );
+    Ok(axum::response::Html(html).into_response())
+}
+
+pub async fn games_csv(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    app.db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let mut bytes = std::fs::read(app.data.competition(id).join("games.csv")).unwrap_or_default();
+    // Complete lines only: a run may be appending.
+    bytes.truncate(bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1));
+    Ok((
+        [
+            (CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"competition-{id}.csv\""),
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+pub async fn download(
+    State(app): State<Arc<App>>,
+    Path((id, format)): Path<(i64, String)>,
+) -> Result<Response, PageError> {
+    app.db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let table = standings::of(&app, id).await?;
+    let event = format!("{} competition {id}", app.contest.config.name);
+    let records = &table.records;
+    let (text, ext) = match format.as_str() {
+        "pgn" => (crate::formats::pgn::write(records, &event), "pgn"),
+        "pons" => (
+            crate::formats::pons::write(records).map_err(HttpError::bad)?,
+            "pons",
+        ),
+        // An SGF collection: one game tree after another.
+        "sgf" => (
+            records
+                .iter()
+                .map(|r| crate::formats::sgf::write(r, &event))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| HttpError::bad(e.to_string()))?
+                .join("\n"),
+            "sgf",
+        ),
+        other => {
+            return Err(HttpError::not_found(format!("format {other:?}: pgn, sgf or pons")).into())
+        }
+    };
+    Ok((
+        [
+            (CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"competition-{id}.{ext}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,49 @@
+//! The pages: competitions (`/`), a competition's standings, crosstable, games and replay
+//! (`/competitions/{id}`, its `report.html`, its downloads), the bots (`/bots`, `/bots/{id}`), the
+//! upload form, logging in. Server-rendered HTML (maud: escaped by default, checked at compile
+//! time); a page of something in progress reloads itself every few seconds.
+
+pub mod account;
+pub mod bots;
+pub mod competitions;
+pub mod layout;
+
+use std::sync::Arc;
+
+use axum::routing::{get, post};
+use axum::Router;
+
+use crate::serve::App;
+
+pub use bots::check_log_text;
+pub use competitions::{act, create};
+
+/// The pages' routes.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/", get(competitions::home))
+        .route("/login", get(account::login_form).post(account::login))
+        .route("/logout", post(account::logout))
+        .route(
+            "/register",
+            get(account::register_form).post(account::register),
+        )
+        .route("/bots", get(bots::list).post(bots::upload))
+        .route("/bots/new", get(bots::upload_form))
+        .route("/bots/{id}", get(bots::show))
+        .route("/bots/{id}/versions/{number}/log", get(bots::check_log))
+        .route("/bots/{id}/competitions/{cid}/stderr", get(bots::stderr))
+        .route("/bots/{id}/disqualify", post(bots::disqualify))
+        .route("/competitions", post(competitions::create_form))
+        .route("/competitions/{id}", get(competitions::show))
+        .route("/competitions/{id}/report.html", get(competitions::report))
+        .route("/competitions/{id}/games.csv", get(competitions::games_csv))
+        .route(
+            "/competitions/{id}/download/{format}",
+            get(competitions::download),
+        )
+        .route(
+            "/competitions/{id}/{action}",
+            post(competitions::action_form),
+        )
+}

@@ -1,0 +1,177 @@
+//! Receiving an upload (the API's `POST /api/bots` and the page's form): the multipart fields
+//! `name`, `file` (and the form's `csrf`), the file streamed to `incoming/` under the size cap, then
+//! checked and stored by its hash ([`crate::serve::upload::store`]) and recorded as the bot's next
+//! version. Every refusal leaves nothing behind: the incoming file is removed, the store holds only
+//! whole folders, and the version's row is written last, in one transaction.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::Multipart;
+use axum::http::StatusCode;
+use tokio::io::AsyncWriteExt;
+
+use super::HttpError;
+use crate::serve::contest::valid_name;
+use crate::serve::db::{AddVersionError, User};
+use crate::serve::upload::{self, Limits};
+use crate::serve::App;
+
+/// The fields of an upload, its file on disk (removed when dropped).
+pub struct Received {
+    pub name: String,
+    pub csrf: Option<String>,
+    file: Incoming,
+    file_name: String,
+}
+
+struct Incoming(PathBuf);
+
+impl Drop for Incoming {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn multipart_error(e: axum::extract::multipart::MultipartError, max_mb: u64) -> HttpError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return too_large(max_mb);
+    }
+    HttpError::new(
+        e.status(),
+        format!("the upload could not be read: {}", e.body_text()),
+    )
+}
+
+fn too_large(max_mb: u64) -> HttpError {
+    HttpError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the file is larger than this contest's {max_mb} MiB"),
+    )
+}
+
+/// Reads the multipart body: `name` and `csrf` as text, `file` streamed to disk and cut off past
+/// `[upload] max_mb`.
+///
+/// # Errors
+/// A body that is not multipart or is cut short, a file over the cap (413), a missing field.
+pub async fn receive(app: &App, mut form: Multipart) -> Result<Received, HttpError> {
+    let max_mb = app.contest.config.upload.max_mb;
+    let max = max_mb * 1024 * 1024;
+    let multipart_error = |e| multipart_error(e, max_mb);
+    let (mut name, mut csrf, mut file) = (None, None, None);
+    while let Some(mut field) = form.next_field().await.map_err(multipart_error)? {
+        match field.name().unwrap_or("") {
+            "name" => name = Some(field.text().await.map_err(multipart_error)?),
+            "csrf" => csrf = Some(field.text().await.map_err(multipart_error)?),
+            "file" => {
+                let file_name = field.file_name().unwrap_or("bot").to_string();
+                let path = app
+                    .data
+                    .incoming()
+                    .join(format!("upload-{}", crate::serve::auth::random_token()));
+                let guard = Incoming(path.clone());
+                let mut out = tokio::fs::File::create(&path)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("creating {}: {e}", path.display()))?;
+                let mut size = 0u64;
+                while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+                    size += chunk.len() as u64;
+                    if size > max {
+                        return Err(too_large(max_mb));
+                    }
+                    out.write_all(&chunk)
+                        .await
+                        .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+                }
+                out.flush()
+                    .await
+                    .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+                file = Some((guard, file_name));
+            }
+            other => {
+                return Err(HttpError::bad(format!(
+                    "unknown field {other:?}: send name and file"
+                )))
+            }
+        }
+    }
+    let name = name.ok_or_else(|| HttpError::bad("no name field: the bot's name"))?;
+    let (file, file_name) =
+        file.ok_or_else(|| HttpError::bad("no file field: the executable or archive"))?;
+    Ok(Received {
+        name: name.trim().to_string(),
+        csrf,
+        file,
+        file_name,
+    })
+}
+
+/// Checks, stores and records `upload` as the next version of its bot, owned by `owner`; wakes the
+/// check loop. Returns the bot's id and the version's number.
+///
+/// # Errors
+/// A bad name, a bot name of another participant or of a reference bot (409), a refused file (400
+/// with [`upload::UploadError`]'s message).
+pub async fn accept(
+    app: &Arc<App>,
+    owner: &User,
+    upload: Received,
+) -> Result<(i64, i64), HttpError> {
+    if !valid_name(&upload.name) {
+        return Err(HttpError::bad(format!(
+            "bot name {:?}: use 1–32 letters, digits, - or _",
+            upload.name
+        )));
+    }
+    if app.contest.reference_names().contains(&upload.name) {
+        return Err(HttpError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "{:?} is a reference bot's name: choose another",
+                upload.name
+            ),
+        ));
+    }
+    let u = &app.contest.config.upload;
+    let limits = Limits {
+        max_upload_bytes: u.max_mb * 1024 * 1024,
+        max_unpacked_bytes: u.max_unpacked_mb * 1024 * 1024,
+        max_files: u.max_files,
+    };
+    let stored = {
+        let (path, name, store) = (
+            upload.file.0.clone(),
+            upload.file_name.clone(),
+            app.data.store(),
+        );
+        tokio::task::spawn_blocking(move || upload::store(&path, &name, &store, &limits))
+            .await
+            .map_err(|e| anyhow::anyhow!("storing an upload: {e}"))?
+            .map_err(|e| HttpError::bad(format!("upload refused: {e}")))?
+    };
+    let manifest = toml::to_string(&stored.manifest).map_err(anyhow::Error::from)?;
+    let kind = stored.kind.to_string();
+    match app
+        .db
+        .add_version(
+            owner.id,
+            &upload.name,
+            &stored.hash,
+            &manifest,
+            &kind,
+            stored.bytes,
+        )
+        .await
+    {
+        Ok(ids) => {
+            app.wake_checks.notify_one();
+            Ok(ids)
+        }
+        Err(AddVersionError::NotYours(n)) => Err(HttpError::new(
+            StatusCode::CONFLICT,
+            format!("the bot name {n:?} belongs to another participant: choose another"),
+        )),
+        Err(AddVersionError::Db(e)) => Err(e.into()),
+    }
+}

@@ -1,0 +1,769 @@
+//! End to end through the `arena` binary and a real SQLite file: `arena serve` with accounts, uploads
+//! (good, broken, hostile), checks, a scheduled and an organiser-started competition, standings,
+//! downloads, forged requests, and SIGKILL at the worst moments.
+
+mod http;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use http::{multipart, request, Answer};
+use serde_json::{json, Value};
+
+/// A UGI Connect Four bot in POSIX sh (whose `read` takes one line at a time and whose `echo` is
+/// written at once): the most central column that is not full.
+const SH_BOT: &str = r#"#!/bin/sh
+w=7; h=6; moves=""
+while read -r cmd rest; do
+  case "$cmd" in
+    ugi) echo "id name shbot"; echo ugiok ;;
+    isready) echo readyok ;;
+    game) set -- $rest; w=$2; h=$3 ;;
+    position) case "$rest" in *moves*) moves=${rest#*moves} ;; *) moves="" ;; esac ;;
+    go)
+      mid=$(( (w + 1) / 2 )); d=0; best=0
+      while [ $best -eq 0 ] && [ $d -lt $w ]; do
+        for c in $(( mid - d )) $(( mid + d )); do
+          [ $best -ne 0 ] && break
+          [ $c -lt 1 ] || [ $c -gt $w ] && continue
+          n=0; for m in $moves; do [ "$m" = "$c" ] && n=$(( n + 1 )); done
+          [ $n -lt $h ] && best=$c
+        done
+        d=$(( d + 1 ))
+      done
+      echo "bestmove $best" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+/// A bot that dies at once: its check fails.
+const CRASHING_BOT: &str = "#!/bin/sh\necho 'cannot start: out of luck' >&2\nexit 3\n";
+
+/// The test contest: Connect Four, `references` as `[[reference]]` tables, games_per_pair 2, 1 MiB
+/// uploads, and `extra` top-level lines.
+fn contest(dir: &Path, references: &str, games_per_pair: u32, extra: &str) -> PathBuf {
+    let text = format!(
+        "name = \"c4test\"\n{extra}\n[check]\ngames = 2\n[upload]\nmax_mb = 1\nmax_unpacked_mb = 1\nmax_files = 100\n\
+         [competition]\nformat = \"round-robin\"\ngames_per_pair = {games_per_pair}\nopening_plies = 2\nconcurrency = 2\n\
+         [competition.game]\nname = \"connect4\"\n[competition.time_control]\ntime_ms = 5000\ninc_ms = 50\n{references}"
+    );
+    let path = dir.join("contest.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const RANDOM: &str = "[[reference]]\nname = \"random\"\nbuiltin = \"random\"\n";
+
+/// `arena serve --add-user`: the password and the API token.
+fn add_user(dir: &Path, contest: &Path, name: &str, admin: bool) -> (String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    cmd.current_dir(dir)
+        .args(["serve", contest.to_str().unwrap(), "--add-user", name]);
+    if admin {
+        cmd.arg("--admin");
+    }
+    let out = cmd.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let password = text
+        .split("password: ")
+        .nth(1)
+        .and_then(|r| r.lines().next())
+        .unwrap()
+        .to_string();
+    let token = text.lines().last().unwrap().to_string();
+    assert_eq!(token.len(), 64, "{text}");
+    (password, token)
+}
+
+/// A running `arena serve`, killed with SIGKILL when dropped.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Server {
+    fn start(dir: &Path, contest: &Path) -> Server {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("serve.log"))
+            .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .current_dir(dir)
+            .args([
+                "serve",
+                contest.to_str().unwrap(),
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let addr = loop {
+            let line = lines
+                .next()
+                .unwrap_or_else(|| panic!("the server ended: {}", log_of(dir)))
+                .unwrap();
+            if let Some(a) = line.strip_prefix("listening on http://") {
+                break a.trim_end_matches('/').parse().unwrap();
+            }
+        };
+        Server { child, addr }
+    }
+
+    fn get(&self, path: &str, token: Option<&str>) -> Answer {
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> =
+            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+        request(self.addr, "GET", path, &headers, b"")
+    }
+
+    fn post_json(&self, path: &str, token: &str, body: &str) -> Answer {
+        let auth = format!("Bearer {token}");
+        request(
+            self.addr,
+            "POST",
+            path,
+            &[
+                ("Authorization", &auth),
+                ("Content-Type", "application/json"),
+            ],
+            body.as_bytes(),
+        )
+    }
+
+    fn upload(&self, token: &str, name: &str, file_name: &str, bytes: &[u8]) -> Answer {
+        let (ctype, body) = multipart(&[("name", name)], Some(("file", file_name, bytes)));
+        let auth = format!("Bearer {token}");
+        request(
+            self.addr,
+            "POST",
+            "/api/bots",
+            &[("Authorization", &auth), ("Content-Type", &ctype)],
+            &body,
+        )
+    }
+
+    /// Polls `GET path` until `done` holds of its JSON (at most 3 minutes).
+    fn wait_for(&self, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let a = self.get(path, None);
+            assert_eq!(a.status, 200, "{path}: {}", a.text());
+            let v = a.json();
+            if done(&v) {
+                return v;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(180),
+                "{path} never got there: {v}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn kill9(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn log_of(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("serve.log")).unwrap_or_default()
+}
+
+fn skip_without_bwrap() -> bool {
+    let ok = Command::new("bwrap")
+        .args(["--ro-bind", "/", "/", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!(
+            "skipped: bubblewrap cannot run here (uploads are sandboxed); .ci/run installs it"
+        );
+    }
+    !ok
+}
+
+/// A gzipped tar of `entries` (path, bytes, mode), written raw so that a path may hold `..`.
+fn tar_gz(entries: &[(&str, &[u8], u32)]) -> Vec<u8> {
+    let mut builder = tar::Builder::new(Vec::new());
+    for (path, bytes, mode) in entries {
+        let mut header = tar::Header::new_gnu();
+        let name = &mut header.as_old_mut().name;
+        name[..path.len()].copy_from_slice(path.as_bytes());
+        header.set_size(bytes.len() as u64);
+        header.set_mode(*mode);
+        header.set_entry_type(tar::EntryType::Regular);
+        header.set_cksum();
+        builder.append(&header, *bytes).unwrap();
+    }
+    let tar = builder.into_inner().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&tar).unwrap();
+    gz.finish().unwrap()
+}
+
+/// A zip holding one file of `size` zero bytes, deflated to a few KiB.
+fn zip_bomb(size: usize) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("arena-bot.toml", options).unwrap();
+    zip.write_all(b"command = \"./bot\"\n").unwrap();
+    zip.start_file("bot", options).unwrap();
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..size >> 20 {
+        zip.write_all(&zeros).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+fn count(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
+}
+
+#[test]
+fn uploads_checks_an_organisers_competition_standings_and_downloads() {
+    if skip_without_bwrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let contest = contest(dir, RANDOM, 2, "");
+    let (_, org) = add_user(dir, &contest, "org", true);
+    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let (_, bob) = add_user(dir, &contest, "bob", false);
+    let server = Server::start(dir, &contest);
+    let data = dir.join("results/c4test");
+
+    let health = server.get("/api/health", None);
+    assert_eq!(
+        (health.status, health.json()["status"].clone()),
+        (200, json!("ok"))
+    );
+
+    // A good bot and a broken one.
+    let a = server.upload(&alice, "shbot", "shbot.sh", SH_BOT.as_bytes());
+    assert_eq!(a.status, 201, "{}", a.text());
+    assert_eq!(a.json(), json!({"id": 1, "version": 1, "check": "pending"}));
+    let b = server.upload(&alice, "crasher", "crasher.sh", CRASHING_BOT.as_bytes());
+    assert_eq!(b.status, 201, "{}", b.text());
+    let good = server.wait_for("/api/bots/1", |v| v["check"] != "pending");
+    assert_eq!(good["check"], "passed", "{good}");
+    assert_eq!(good["name"], "shbot");
+    assert!(
+        good["detail"].as_str().unwrap().contains("no forfeit"),
+        "{good}"
+    );
+    let bad = server.wait_for("/api/bots/2", |v| v["check"] != "pending");
+    assert_eq!(bad["check"], "failed", "{bad}");
+    assert!(
+        bad["detail"].as_str().unwrap().contains("forfeited"),
+        "{bad}"
+    );
+
+    // The check's transcript and stderr: to the author only.
+    let log = server.get("/api/bots/2/versions/1/log", Some(&alice));
+    assert_eq!(log.status, 200, "{}", log.text());
+    assert!(
+        log.text().contains("cannot start: out of luck"),
+        "{}",
+        log.text()
+    );
+    assert_eq!(
+        server.get("/api/bots/2/versions/1/log", Some(&bob)).status,
+        403
+    );
+    assert_eq!(server.get("/api/bots/2/versions/1/log", None).status, 401);
+    let page = server.get("/bots/2/versions/1/log", None);
+    assert_eq!(page.status, 403, "{}", page.text());
+    assert!(!page.text().contains("out of luck"));
+
+    // Refused: each a clear error, nothing stored.
+    let store = count(&data.join("store"));
+    let refused: Vec<(Answer, u16, &str)> = vec![
+        (
+            server.upload(
+                &alice,
+                "evil",
+                "evil.tar.gz",
+                &tar_gz(&[
+                    ("arena-bot.toml", b"command = \"./bot\"\n", 0o644),
+                    ("../escaped", b"#!/bin/sh\n", 0o755),
+                ]),
+            ),
+            400,
+            "..",
+        ),
+        (
+            server.upload(&alice, "bomb", "bomb.zip", &zip_bomb(8 << 20)),
+            400,
+            "unpacks to more than",
+        ),
+        (
+            server.upload(&alice, "big", "big", &vec![b'#'; 1_200_000]),
+            413,
+            "1 MiB",
+        ),
+        (
+            server.upload(&alice, "text", "notes.txt", b"hello"),
+            400,
+            "not an executable",
+        ),
+        (
+            server.upload(&alice, "random", "r.sh", SH_BOT.as_bytes()),
+            409,
+            "reference bot",
+        ),
+        (
+            server.upload(&bob, "shbot", "a.sh", SH_BOT.as_bytes()),
+            409,
+            "another participant",
+        ),
+        (
+            server.upload(&alice, "bad name!", "a.sh", SH_BOT.as_bytes()),
+            400,
+            "letters",
+        ),
+        (
+            server.upload("0000", "x", "a.sh", SH_BOT.as_bytes()),
+            401,
+            "unknown API token",
+        ),
+        (
+            server.post_json("/api/competitions", &org, "{\"kind\":"),
+            400,
+            "malformed JSON",
+        ),
+        (
+            server.post_json("/api/competitions", &org, "{\"kind\":\"semi\"}"),
+            400,
+            "test or the final",
+        ),
+        (
+            server.post_json("/api/competitions", &alice, "{}"),
+            403,
+            "organiser",
+        ),
+        (
+            server.post_json("/api/competitions", "", "{}"),
+            401,
+            "Bearer <token>",
+        ),
+    ];
+    for (answer, status, says) in &refused {
+        assert_eq!(answer.status, *status, "{}", answer.text());
+        assert!(
+            answer.text().contains(says),
+            "{says:?} not in {}",
+            answer.text()
+        );
+        if answer.status != 413 {
+            assert!(answer.json()["error"].is_string(), "{}", answer.text());
+        }
+    }
+    assert_eq!(
+        count(&data.join("store")),
+        store,
+        "a refused upload left a stored folder"
+    );
+    assert_eq!(
+        count(&data.join("incoming")),
+        0,
+        "a refused upload left a file"
+    );
+    let bots = server.get("/api/bots", None).json();
+    assert_eq!(bots.as_array().unwrap().len(), 2, "{bots}");
+
+    // The organiser's final: the passing bot and the reference bot.
+    let c = server.post_json("/api/competitions", &org, "{\"kind\":\"final\"}");
+    assert_eq!(c.status, 201, "{}", c.text());
+    let id = c.json()["id"].as_i64().unwrap();
+    let done = server.wait_for(&format!("/api/competitions/{id}"), |v| {
+        v["status"] == "finished"
+    });
+    let standings = done["standings"].as_array().unwrap();
+    let mut names: Vec<&str> = standings
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["random", "shbot"], "{done}");
+    assert_eq!(done["games"], 2);
+    for row in standings {
+        assert_eq!(row["games"], 2, "{row}");
+        assert!(row["elo"].is_number(), "{row}");
+    }
+    let points: f64 = standings
+        .iter()
+        .map(|r| r["points"].as_f64().unwrap())
+        .sum();
+    assert_eq!(points, 2.0);
+
+    // The page, the downloads, and the folder as an ordinary results folder.
+    let page = server.get(&format!("/competitions/{id}"), None);
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains("shbot") && page.text().contains("finished"));
+    let csv = server.get(&format!("/competitions/{id}/games.csv"), None);
+    assert_eq!(csv.text().lines().count(), 3, "{}", csv.text());
+    let pgn = server.get(&format!("/competitions/{id}/download/pgn"), None);
+    assert!(pgn.text().matches("[Event ").count() == 2, "{}", pgn.text());
+    let pons = server.get(&format!("/competitions/{id}/download/pons"), None);
+    assert_eq!(pons.text().lines().count(), 2, "{}", pons.text());
+    assert_eq!(
+        server
+            .get(&format!("/competitions/{id}/download/sgf"), None)
+            .status,
+        400
+    );
+    let report = server.get(&format!("/competitions/{id}/report.html"), None);
+    assert!(report.text().contains("shbot"));
+    let folder = data.join(format!("competitions/competition-{id}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["ratings", folder.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("shbot"));
+
+    // The bot's page: public verdicts, its stderr only to its author (not even a link for others).
+    let bot_page = server.get("/bots/2", None);
+    assert!(bot_page.text().contains("failed"));
+    assert!(!bot_page.text().contains("/versions/1/log"));
+}
+
+/// Logs in through the form: the session cookie.
+fn log_in(server: &Server, name: &str, password: &str) -> String {
+    let form = server.get("/login", None);
+    let cookie = form.cookie("arena_form").expect("the form's cookie");
+    let csrf = hidden_csrf(&form.text());
+    assert_eq!(csrf, cookie);
+    let body = format!("name={name}&password={password}&csrf={csrf}");
+    let a = request(
+        server.addr,
+        "POST",
+        "/login",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Cookie", &format!("arena_form={cookie}")),
+        ],
+        body.as_bytes(),
+    );
+    assert_eq!(a.status, 303, "{}", a.text());
+    a.cookie("arena_session").expect("a session cookie")
+}
+
+fn hidden_csrf(html: &str) -> String {
+    html.split("name=\"csrf\" value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("a csrf field")
+        .to_string()
+}
+
+#[test]
+fn forms_log_in_upload_and_refuse_forged_requests() {
+    if skip_without_bwrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let contest = contest(dir, RANDOM, 2, "registration = true");
+    let (org_password, _) = add_user(dir, &contest, "org", true);
+    let (password, _) = add_user(dir, &contest, "alice", false);
+    let server = Server::start(dir, &contest);
+
+    // A forged login (no token, another token) is refused before the password is looked at.
+    let form = server.get("/login", None);
+    let cookie = form.cookie("arena_form").unwrap();
+    for (csrf, cookie) in [
+        ("", cookie.as_str()),
+        ("f00d", cookie.as_str()),
+        (cookie.as_str(), ""),
+    ] {
+        let a = request(
+            server.addr,
+            "POST",
+            "/login",
+            &[
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("Cookie", &format!("arena_form={cookie}")),
+            ],
+            format!("name=alice&password={password}&csrf={csrf}").as_bytes(),
+        );
+        assert_eq!(a.status, 403, "{}", a.text());
+        assert!(a.text().contains("CSRF"));
+        assert!(a.cookie("arena_session").is_none());
+    }
+    let wrong = request(
+        server.addr,
+        "POST",
+        "/login",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Cookie", &format!("arena_form={cookie}")),
+        ],
+        format!("name=alice&password=nope&csrf={cookie}").as_bytes(),
+    );
+    assert_eq!(wrong.status, 401);
+
+    let session = log_in(&server, "alice", &password);
+    let jar = format!("arena_session={session}");
+    let upload_form = request(server.addr, "GET", "/bots/new", &[("Cookie", &jar)], b"");
+    assert_eq!(upload_form.status, 200);
+    let csrf = hidden_csrf(&upload_form.text());
+
+    // An upload without the session's token stores nothing.
+    let (ctype, body) = multipart(
+        &[("csrf", "forged"), ("name", "shbot")],
+        Some(("file", "a.sh", SH_BOT.as_bytes())),
+    );
+    let a = request(
+        server.addr,
+        "POST",
+        "/bots",
+        &[("Cookie", &jar), ("Content-Type", &ctype)],
+        &body,
+    );
+    assert_eq!(a.status, 403, "{}", a.text());
+    assert_eq!(server.get("/api/bots", None).json(), json!([]));
+    // Without the session cookie (a cross-site form would carry none: SameSite=Strict).
+    let (ctype, body) = multipart(
+        &[("csrf", &csrf), ("name", "shbot")],
+        Some(("file", "a.sh", SH_BOT.as_bytes())),
+    );
+    let a = request(
+        server.addr,
+        "POST",
+        "/bots",
+        &[("Content-Type", &ctype)],
+        &body,
+    );
+    assert_eq!(a.status, 403, "{}", a.text());
+    assert_eq!(server.get("/api/bots", None).json(), json!([]));
+
+    // With it: stored, and the page shows the verdict.
+    let a = request(
+        server.addr,
+        "POST",
+        "/bots",
+        &[("Cookie", &jar), ("Content-Type", &ctype)],
+        &body,
+    );
+    assert_eq!(a.status, 303, "{}", a.text());
+    assert_eq!(a.header("location"), Some("/bots/1"));
+    server.wait_for("/api/bots/1", |v| v["check"] == "passed");
+    let page = request(server.addr, "GET", "/bots/1", &[("Cookie", &jar)], b"");
+    assert!(page.text().contains("passed") && page.text().contains("/versions/1/log"));
+
+    // A participant cannot start a competition; the organiser's form can, with its token only.
+    let home = request(server.addr, "GET", "/", &[("Cookie", &jar)], b"");
+    let a = request(
+        server.addr,
+        "POST",
+        "/competitions",
+        &[
+            ("Cookie", &jar),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+        ],
+        format!("kind=test&csrf={}", hidden_csrf(&home.text())).as_bytes(),
+    );
+    assert_eq!(a.status, 403, "{}", a.text());
+    let org = format!("arena_session={}", log_in(&server, "org", &org_password));
+    let forged = request(
+        server.addr,
+        "POST",
+        "/competitions",
+        &[
+            ("Cookie", &org),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+        ],
+        format!("kind=test&csrf={}", hidden_csrf(&home.text())).as_bytes(),
+    );
+    assert_eq!(
+        forged.status,
+        403,
+        "another session's token: {}",
+        forged.text()
+    );
+    assert_eq!(server.get("/api/competitions", None).json(), json!([]));
+    let home = request(server.addr, "GET", "/", &[("Cookie", &org)], b"");
+    let a = request(
+        server.addr,
+        "POST",
+        "/competitions",
+        &[
+            ("Cookie", &org),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+        ],
+        format!("kind=test&csrf={}", hidden_csrf(&home.text())).as_bytes(),
+    );
+    assert_eq!(a.status, 303, "{}", a.text());
+    server.wait_for("/api/competitions/1", |v| v["status"] == "finished");
+
+    // Registration, then logging out ends the session.
+    let form = server.get("/register", None);
+    let cookie = form.cookie("arena_form").unwrap();
+    let a = request(
+        server.addr,
+        "POST",
+        "/register",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Cookie", &format!("arena_form={cookie}")),
+        ],
+        format!("name=carol&password=longenough&csrf={cookie}").as_bytes(),
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let carol = format!("arena_session={}", a.cookie("arena_session").unwrap());
+    let page = request(server.addr, "GET", "/", &[("Cookie", &carol)], b"");
+    assert!(page.text().contains("carol"));
+    let a = request(
+        server.addr,
+        "POST",
+        "/logout",
+        &[
+            ("Cookie", &carol),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+        ],
+        format!("csrf={}", hidden_csrf(&page.text())).as_bytes(),
+    );
+    assert_eq!(a.status, 303);
+    let page = request(server.addr, "GET", "/", &[("Cookie", &carol)], b"");
+    assert!(!page.text().contains("carol") && page.text().contains("Log in"));
+}
+
+#[test]
+fn a_scheduled_test_competition_starts_by_itself() {
+    if skip_without_bwrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let two = format!("{RANDOM}[[reference]]\nname = \"random-b\"\nbuiltin = \"random\"\n");
+    let contest = contest(dir, &two, 2, "[schedule]\ntest_every = \"1h\"\n");
+    // `[schedule]` must come after top-level keys: move it to the end.
+    let text = std::fs::read_to_string(&contest).unwrap();
+    let text =
+        text.replace("[schedule]\ntest_every = \"1h\"\n", "") + "[schedule]\ntest_every = \"1h\"\n";
+    std::fs::write(&contest, text).unwrap();
+    let server = Server::start(dir, &contest);
+    server.wait_for("/api/competitions", |v| {
+        v.as_array().is_some_and(|l| !l.is_empty())
+    });
+    let c = server.wait_for("/api/competitions/1", |v| v["status"] == "finished");
+    assert_eq!(c["kind"], "test");
+    assert_eq!(c["games"], 2);
+    // Not again within the hour.
+    assert_eq!(
+        server
+            .get("/api/competitions", None)
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn sigkill_at_any_moment_loses_nothing() {
+    if skip_without_bwrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // A slow reference bot, so the competition is still running when the server is killed.
+    let refs = format!(
+        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
+    );
+    let contest = contest(dir, &refs, 4, "");
+    let (_, org) = add_user(dir, &contest, "org", true);
+    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let data = dir.join("results/c4test");
+
+    // Killed while an upload is half sent: nothing recorded.
+    let server = Server::start(dir, &contest);
+    let (ctype, body) = multipart(
+        &[("name", "shbot")],
+        Some(("file", "a.sh", SH_BOT.as_bytes())),
+    );
+    let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+    write!(
+        s,
+        "POST /api/bots HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {alice}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.write_all(&body[..body.len() - 40]).unwrap();
+    s.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    server.kill9();
+    drop(s);
+    let server = Server::start(dir, &contest);
+    assert_eq!(server.get("/api/bots", None).json(), json!([]));
+    assert_eq!(count(&data.join("incoming")), 0);
+
+    // Killed right after an upload (its check pending or running): the check is played after the
+    // restart.
+    assert_eq!(
+        server
+            .upload(&alice, "shbot", "a.sh", SH_BOT.as_bytes())
+            .status,
+        201
+    );
+    server.kill9();
+    let server = Server::start(dir, &contest);
+    server.wait_for("/api/bots/1", |v| v["check"] == "passed");
+
+    // Killed in the middle of a competition: resumed, every game recorded once.
+    let id = server.post_json("/api/competitions", &org, "{}").json()["id"]
+        .as_i64()
+        .unwrap();
+    let csv = data.join(format!("competitions/competition-{id}/games.csv"));
+    let start = Instant::now();
+    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no game recorded: {}",
+            log_of(dir)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.kill9();
+    let before = std::fs::read_to_string(&csv).unwrap().lines().count() - 1;
+    assert!(before < 12, "the competition ended before the kill");
+    let server = Server::start(dir, &contest);
+    let done = server.wait_for(&format!("/api/competitions/{id}"), |v| {
+        v["status"] == "finished"
+    });
+    assert_eq!(done["games"], 12, "{done}");
+    // Each game once (a row twice is refused by the reader), none lost.
+    let games = arena::results::read_games_csv(&csv).unwrap();
+    let mut ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), 12);
+}
