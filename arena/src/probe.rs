@@ -299,6 +299,7 @@ pub async fn run(
         // (the folder of the "file" `arena probe`), as the plan resolved them.
         derived_config: Some(text.clone()),
         stop: None,
+        watch: None,
     };
     let summary = crate::tournament::run(std::sync::Arc::new(plan), &opts).await?;
     let games = crate::results::ResultsDir {

@@ -94,6 +94,19 @@ pub struct GameEnv {
     pub work_root: Option<PathBuf>,
     /// The folder a sandboxed bot must not see (the results root: other bots' logs and folders).
     pub hide: Option<PathBuf>,
+    /// Sees each game as it is played (the contest server's live board); `None`: nobody watches.
+    pub watch: Option<Arc<dyn Watch>>,
+}
+
+/// An observer of the games in progress, called from each game's task after the opening, after
+/// every ply, and at the end: keep it quick (the clock of the side to move is not running, but the
+/// game waits).
+pub trait Watch: Send + Sync + std::fmt::Debug {
+    /// The game so far: `record` (its players and `moves`) and the position after them as text (the
+    /// game's `Display`: rows of the board).
+    fn moved(&self, record: &GameRecord, board: &str);
+    /// Game `id` is over (recorded or not).
+    fn ended(&self, id: &str);
 }
 
 /// A game that could not be set up by the arena's fault, not a bot's: a cgroup or folder that could
@@ -174,6 +187,9 @@ impl<'a> Referee<'a> {
         let outcome = self
             .contest(start, &mut seats, &transcript, &mut record)
             .await;
+        if let Some(w) = &self.env.watch {
+            w.ended(&game.id);
+        }
         let outcome = match outcome {
             Err(Fault::Setup(message)) => {
                 let [s0, s1] = &mut seats;
@@ -227,6 +243,9 @@ impl<'a> Referee<'a> {
             record.moves.push(text.clone());
         }
         record.score = pos.score();
+        if let Some(w) = &self.env.watch {
+            w.moved(record, &pos.to_string());
+        }
 
         // Step 2. Start both bots and shake hands, at the same time, under the startup deadline.
         let env = self.env;
@@ -343,6 +362,9 @@ impl<'a> Referee<'a> {
             record.move_ms.push(spent);
             record.score = pos.score();
             seat.known = record.moves.len();
+            if let Some(w) = &self.env.watch {
+                w.moved(record, &pos.to_string());
+            }
         }
     }
 }

@@ -124,6 +124,7 @@ pub async fn run(
             containment: None,
             derived_config: None,
             stop: None,
+            watch: None,
         };
         let start = Instant::now();
         let summary = tournament::run(Arc::new(plan), &opts).await?;

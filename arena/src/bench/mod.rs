@@ -197,6 +197,7 @@ async fn throughput_with(
         // No file behind `bench.toml`: the run records the text itself.
         derived_config: Some(text.clone()),
         stop: None,
+        watch: None,
     };
     let start = Instant::now();
     let summary = tournament::run(Arc::new(plan), &opts).await?;

@@ -94,6 +94,7 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
         containment: None,
         derived_config: None,
         stop: None,
+        watch: None,
     };
     let csv = tmp.join("soak").join("games.csv");
     let recorded =

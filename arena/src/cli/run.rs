@@ -61,6 +61,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         containment: None,
         derived_config: None,
         stop: None,
+        watch: None,
     };
     // Validate every config (and find its shard) before playing any, so a typo in the third file is
     // found at once.

@@ -212,6 +212,7 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         logs: true,
         containment: None,
         stop: None,
+        watch: None,
     })?;
     run.record_config()?;
     let config = Config::load(&config_path)?;

@@ -86,6 +86,8 @@ pub struct Setup {
     /// A stop besides the signals: the run stops as on Ctrl-C once it holds `true` (the contest server
     /// pausing or cancelling a competition, or shutting down).
     pub stop: Option<watch::Receiver<bool>>,
+    /// Sees each game as it is played ([`GameEnv::watch`]).
+    pub watch: Option<Arc<dyn crate::referee::Watch>>,
 }
 
 impl Setup {
@@ -101,6 +103,7 @@ impl Setup {
             logs: true,
             containment: opts.containment.clone(),
             stop: opts.stop.clone(),
+            watch: opts.watch.clone(),
         }
     }
 }
@@ -150,6 +153,8 @@ pub struct RunOptions {
     pub derived_config: Option<String>,
     /// A stop besides the signals ([`Setup::stop`]).
     pub stop: Option<watch::Receiver<bool>>,
+    /// Sees each game as it is played ([`GameEnv::watch`]).
+    pub watch: Option<Arc<dyn crate::referee::Watch>>,
 }
 
 /// What a run did.
@@ -308,6 +313,7 @@ impl Run {
             containment: Arc::clone(&containment),
             work_root: Some(self.dir.path.join("sandbox")),
             hide: Some(self.setup.results_root.clone()),
+            watch: self.setup.watch.clone(),
         });
         for warning in crate::options::preflight(checks, &env)
             .await

@@ -44,6 +44,8 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// The containment layers, probed once.
     pub containment: Option<Arc<Containment>>,
+    /// The games in progress.
+    pub live: Arc<runner::live::Board>,
     /// Standings computed from a competition's `games.csv`, by id, with that file's length.
     pub standings: Mutex<HashMap<i64, (u64, Arc<web::standings::Table>)>>,
 }
@@ -150,6 +152,7 @@ pub async fn serve(opts: &ServeOptions, exe: &Path) -> Result<()> {
         shutdown,
         containment: Some(containment),
         standings: Mutex::new(HashMap::new()),
+        live: Arc::default(),
     });
     let listener = tokio::net::TcpListener::bind(opts.listen)
         .await

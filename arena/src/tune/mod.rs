@@ -509,6 +509,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         logs: false,
         containment: opts.containment.clone(),
         stop: None,
+        watch: None,
     })?;
     let dir = run.dir.clone();
     let csv = dir.path.join(record::FILE);
@@ -593,6 +594,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
             // Its own config, not the tuning's: `arena report` and `merge` read the folder by it.
             derived_config: Some(vc.to_toml()?),
             stop: None,
+            watch: None,
         };
         if !opts.quiet {
             crate::errln!(

@@ -767,3 +767,109 @@ fn sigkill_at_any_moment_loses_nothing() {
     ids.dedup();
     assert_eq!(ids.len(), 12);
 }
+
+#[test]
+fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
+    if skip_without_bwrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let refs = format!(
+        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
+    );
+    let contest = contest(dir, &refs, 4, "");
+    let (_, org) = add_user(dir, &contest, "org", true);
+    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let server = Server::start(dir, &contest);
+    assert_eq!(
+        server
+            .upload(&alice, "shbot", "a.sh", SH_BOT.as_bytes())
+            .status,
+        201
+    );
+    server.wait_for("/api/bots/1", |v| v["check"] == "passed");
+    let id = server.post_json("/api/competitions", &org, "{}").json()["id"]
+        .as_i64()
+        .unwrap();
+    let path = format!("/api/competitions/{id}");
+
+    // A game on the live board, then paused: the board empties, the status stays.
+    let live = server.wait_for(&format!("{path}/live"), |v| {
+        v.as_array()
+            .is_some_and(|l| l.iter().any(|g| g["moves"].as_array().unwrap().len() > 2))
+    });
+    let game = &live.as_array().unwrap()[0];
+    assert!(
+        game["board"].as_str().unwrap().lines().count() >= 6,
+        "{game}"
+    );
+    let page = server.get(&format!("/competitions/{id}/live"), None);
+    assert!(page.text().contains("ply"), "{}", page.text());
+    assert_eq!(
+        server.post_json(&format!("{path}/resume"), &org, "").status,
+        409
+    );
+    let paused = server.post_json(&format!("{path}/pause"), &org, "");
+    assert_eq!(paused.status, 200, "{}", paused.text());
+    assert_eq!(paused.json()["status"], "paused");
+    server.wait_for(&format!("{path}/live"), |v| v == &json!([]));
+    let games = server.get(&path, None).json()["games"].as_i64().unwrap();
+    assert!(games < 12, "{games}");
+    assert_eq!(server.get(&path, None).json()["status"], "paused");
+    assert_eq!(
+        server
+            .post_json(&format!("{path}/pause"), &alice, "")
+            .status,
+        403
+    );
+
+    // Resumed: every game, once.
+    assert_eq!(
+        server.post_json(&format!("{path}/resume"), &org, "").json()["status"],
+        "running"
+    );
+    let done = server.wait_for(&path, |v| v["status"] == "finished");
+    assert_eq!(done["games"], 12);
+
+    // Disqualified: its games leave the standings.
+    let d = server.post_json("/api/bots/1/disqualify", &org, "{\"disqualified\": true}");
+    assert_eq!(d.status, 200, "{}", d.text());
+    let after = server.get(&path, None).json();
+    let bots: Vec<&str> = after["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap())
+        .collect();
+    assert!(!bots.contains(&"shbot") && bots.len() == 2, "{after}");
+    assert_eq!(after["games"], 4);
+    assert_eq!(
+        server.post_json(&format!("{path}/rerate"), &org, "").status,
+        200
+    );
+    assert!(std::fs::read_to_string(dir.join(format!(
+        "results/c4test/competitions/competition-{id}/standings.csv"
+    )))
+    .is_ok_and(|t| !t.contains("shbot")));
+    assert_eq!(
+        server.post_json(&format!("{path}/cancel"), &org, "").status,
+        409
+    );
+    assert_eq!(
+        server.post_json(&format!("{path}/fly"), &org, "").status,
+        404
+    );
+
+    // A new competition leaves the disqualified bot out; cancelled, it stops.
+    let next = server.post_json("/api/competitions", &org, "{}").json()["id"]
+        .as_i64()
+        .unwrap();
+    let entries = server
+        .get(&format!("/api/competitions/{next}"), None)
+        .json()["entries"]
+        .clone();
+    assert!(!entries.to_string().contains("shbot"), "{entries}");
+    let c = server.post_json(&format!("/api/competitions/{next}/cancel"), &org, "");
+    assert_eq!(c.json()["status"], "cancelled", "{}", c.text());
+}

@@ -65,6 +65,7 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
         containment: app.containment.clone(),
         derived_config: Some(config.to_toml()?),
         stop: Some(app.shutdown.clone()),
+        watch: None,
     };
     let summary = crate::tournament::run(Arc::new(plan), &opts).await?;
     if summary.interrupted {

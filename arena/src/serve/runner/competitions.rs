@@ -132,9 +132,14 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
         containment: app.containment.clone(),
         derived_config: Some(text),
         stop: Some(stop),
+        watch: Some(Arc::new(super::live::CompetitionWatch {
+            id: c.id,
+            board: Arc::clone(&app.live),
+        })),
     };
     let summary = crate::tournament::run(Arc::new(plan), &opts).await;
     forward.abort();
+    app.live.clear(c.id);
     app.stops.lock().expect("the stops' lock").remove(&c.id);
     let summary = summary?;
     if summary.complete {

@@ -10,6 +10,7 @@
 
 pub mod checks;
 pub mod competitions;
+pub mod live;
 
 use std::path::{Component, Path, PathBuf};
 

@@ -27,6 +27,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/bots/{id}/disqualify", post(disqualify))
         .route("/competitions", get(competitions).post(create_competition))
         .route("/competitions/{id}", get(competition))
+        .route("/competitions/{id}/live", get(live))
         .route("/competitions/{id}/{action}", post(competition_action))
         .fallback(|| async { ApiError(HttpError::not_found("such API call: see docs/server.md")) })
 }
@@ -203,4 +204,15 @@ async fn competition_action(
     admin(&user)?;
     let status = super::pages::act(&app, id, &action).await?;
     Ok(Json(json!({ "id": id, "status": status })))
+}
+
+/// The games of competition `id` in progress: `[{"id", "first", "second", "moves", "board"}]`.
+async fn live(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+    app.db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    Ok(Json(
+        serde_json::to_value(app.live.of(id)).map_err(anyhow::Error::from)?,
+    ))
 }

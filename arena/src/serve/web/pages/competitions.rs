@@ -203,6 +203,7 @@ pub async fn show(
     let entries = app.db.entries(id).await?;
     let x = &table.report.crosstable;
     let live = matches!(c.status.as_str(), "scheduled" | "running");
+    let live_games = app.live.of(id);
     let body = html! {
         p { (c.kind) " competition, " strong { (c.status) } ", " (table.records.len()) " games recorded. Created " (when(c.created_ms))
             @if let Some(s) = c.started_ms { ", started " (when(s)) } @if let Some(f) = c.finished_ms { ", ended " (when(f)) } "." }
@@ -227,6 +228,9 @@ pub async fn show(
             }
         }
         h2 { "Games" }
+        @if !live_games.is_empty() {
+            p { a href={ "/competitions/" (id) "/live" } { (live_games.len()) " game(s) in progress: watch them live" } }
+        }
         p { a id="replay" href={ "/competitions/" (id) "/report.html" } { "Every game, with a replay of each" } " · downloads: "
             a href={ "/competitions/" (id) "/games.csv" } { "games.csv" } " · "
             a href={ "/competitions/" (id) "/download/pgn" } { "PGN" } " · "
@@ -343,4 +347,30 @@ pub async fn download(
         text,
     )
         .into_response())
+}
+
+/// The games of competition `id` in progress, each board as the game prints it, reloaded every 2 s.
+pub async fn live(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    let c = app
+        .db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let games = app.live.of(id);
+    let body = html! {
+        p { a href={ "/competitions/" (id) } { "Competition " (id) } " is " (c.status) "; " (games.len()) " game(s) in progress." }
+        @for g in &games {
+            section.live {
+                h2 { (g.id) ": " (g.first) " – " (g.second) ", ply " (g.moves.len()) }
+                pre.board { (g.board) }
+                p { "Moves: " (g.moves.join(" ")) }
+            }
+        }
+    };
+    let refresh = matches!(c.status.as_str(), "scheduled" | "running").then_some(2);
+    Ok(page_refreshing(&format!("Competition {id}: live"), &viewer, body, refresh).into_response())
 }

@@ -37,6 +37,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/competitions", post(competitions::create_form))
         .route("/competitions/{id}", get(competitions::show))
         .route("/competitions/{id}/report.html", get(competitions::report))
+        .route("/competitions/{id}/live", get(competitions::live))
         .route("/competitions/{id}/games.csv", get(competitions::games_csv))
         .route(
             "/competitions/{id}/download/{format}",

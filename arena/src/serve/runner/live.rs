@@ -1,0 +1,116 @@
+//! The live board: the games of the competitions in progress, move by move, as the referee plays
+//! them ([`crate::referee::Watch`]); the competition's live page and `GET
+//! /api/competitions/{id}/live` read it.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+use crate::record::GameRecord;
+use crate::referee::Watch;
+
+/// A game in progress.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveGame {
+    /// The game's id in its competition (`g0007`).
+    pub id: String,
+    pub first: String,
+    pub second: String,
+    /// The moves so far, the opening's included, in the protocol's notation.
+    pub moves: Vec<String>,
+    /// The position after them, as the game prints it (rows of the board).
+    pub board: String,
+}
+
+/// Every game in progress, by competition and game id.
+#[derive(Debug, Default)]
+pub struct Board {
+    games: Mutex<BTreeMap<(i64, String), LiveGame>>,
+}
+
+impl Board {
+    /// The games of competition `id` in progress, by game id.
+    pub fn of(&self, id: i64) -> Vec<LiveGame> {
+        self.games
+            .lock()
+            .expect("the live board's lock")
+            .range((id, String::new())..(id + 1, String::new()))
+            .map(|(_, g)| g.clone())
+            .collect()
+    }
+}
+
+impl Board {
+    /// Forgets the games of competition `id`: its run has stopped (a game abandoned when a run stops
+    /// never reaches its end).
+    pub fn clear(&self, id: i64) {
+        self.games
+            .lock()
+            .expect("the live board's lock")
+            .retain(|(c, _), _| *c != id);
+    }
+}
+
+/// The watch of competition `id`'s run, writing into `board`.
+#[derive(Debug)]
+pub struct CompetitionWatch {
+    pub id: i64,
+    pub board: Arc<Board>,
+}
+
+impl Watch for CompetitionWatch {
+    fn moved(&self, record: &GameRecord, board: &str) {
+        let game = LiveGame {
+            id: record.id.clone(),
+            first: record.first.clone(),
+            second: record.second.clone(),
+            moves: record.moves.clone(),
+            board: board.to_string(),
+        };
+        self.board
+            .games
+            .lock()
+            .expect("the live board's lock")
+            .insert((self.id, record.id.clone()), game);
+    }
+
+    fn ended(&self, id: &str) {
+        self.board
+            .games
+            .lock()
+            .expect("the live board's lock")
+            .remove(&(self.id, id.to_string()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_shows_while_it_is_played_and_leaves_when_it_ends() {
+        let board = Arc::new(Board::default());
+        let w = CompetitionWatch {
+            id: 3,
+            board: Arc::clone(&board),
+        };
+        let other = CompetitionWatch {
+            id: 4,
+            board: Arc::clone(&board),
+        };
+        let mut r = GameRecord::example("a", "b", crate::record::GameResult::Draw);
+        r.id = "g0002".into();
+        r.moves = vec!["4".into()];
+        w.moved(&r, "...");
+        r.moves.push("4".into());
+        w.moved(&r, "..x");
+        other.moved(&r, "other");
+        let games = board.of(3);
+        assert_eq!(games.len(), 1);
+        assert_eq!((games[0].moves.len(), games[0].board.as_str()), (2, "..x"));
+        w.ended("g0002");
+        assert!(board.of(3).is_empty());
+        assert_eq!(board.of(4).len(), 1);
+    }
+}
