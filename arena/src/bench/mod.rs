@@ -17,6 +17,7 @@ use crate::tournament::{self, RunOptions};
 
 pub mod containment;
 pub mod field;
+pub mod serve;
 pub mod soak;
 
 /// Runs every measurement and prints a Markdown table: `games` games per tournament, `round_trips`

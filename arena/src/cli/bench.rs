@@ -11,18 +11,19 @@ use super::runtime;
 /// Measure tournament throughput and the arena's overhead per move against a bare pipe round trip;
 /// `arena bench containment` the cost of each containment layer; `arena bench soak` a long
 /// tournament with the arena's fds, memory and processes sampled; `arena bench dots` the dots-tps
-/// article's table on its tactical positions.
+/// article's table on its tactical positions; `arena bench serve` the contest server's upload-to-verdict
+/// time, standings pages per second and games per second against `arena run`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// `containment`, `soak`, `dots` or `field` (planning and games/s for 10, 100, 300 bots);
+    /// `containment`, `soak`, `dots`, `field` (planning and games/s for 10, 100, 300 bots) or `serve`;
     /// absent: the arena's throughput and round trip.
-    #[arg(value_parser = ["dots", "containment", "soak", "field"])]
+    #[arg(value_parser = ["dots", "containment", "soak", "field", "serve"])]
     what: Option<String>,
     /// dots: one line per position too.
     #[arg(long)]
     verbose: bool,
     /// Games per measured tournament (soak: the whole soak, default 5000; field: per field size,
-    /// default 300).
+    /// default 300; serve: the competition, default 200).
     #[arg(long)]
     games: Option<usize>,
     /// Bare pipe round trips to time.
@@ -34,6 +35,12 @@ pub struct BenchArgs {
     /// soak, field: games played at once.
     #[arg(long, default_value_t = 2)]
     concurrency: usize,
+    /// serve: uploads timed from request to verdict.
+    #[arg(long, default_value_t = 10)]
+    uploads: usize,
+    /// serve: standings pages requested after the first.
+    #[arg(long, default_value_t = 200)]
+    pages: usize,
     /// Run on a multi-threaded runtime with this many worker threads instead of the single-threaded
     /// one `arena run` uses (to compare the two).
     #[arg(long)]
@@ -53,6 +60,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             }
             _ => Ok(ExitCode::SUCCESS),
         },
+        Some("serve") => serve(&args),
         Some(what) => tournaments(what, &args),
     }
 }
@@ -74,6 +82,27 @@ fn throughput(args: &BenchArgs) -> Result<ExitCode> {
         ))
     })
     .map(|()| ExitCode::SUCCESS)
+}
+
+/// `arena bench serve`: a contest server in a temporary folder, removed afterwards.
+fn serve(args: &BenchArgs) -> Result<ExitCode> {
+    let exe = std::env::current_exe().context("finding the arena executable")?;
+    let tmp = std::env::temp_dir().join(format!("arena-bench-serve-{}", std::process::id()));
+    // The server's runtime: its loops and HTTP server are spawned tasks, the client blocks a thread.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let result = rt.block_on(arena::bench::serve::run(
+        &exe,
+        &tmp,
+        args.uploads,
+        args.pages,
+        args.games.unwrap_or(200),
+    ));
+    let _ = std::fs::remove_dir_all(&tmp);
+    result.map(|()| ExitCode::SUCCESS)
 }
 
 /// `arena bench field|soak|containment`: tournaments in a temporary folder, removed afterwards.

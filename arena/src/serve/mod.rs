@@ -10,6 +10,7 @@
 //! its `games.csv`.
 
 pub mod auth;
+pub mod client;
 pub mod contest;
 pub mod db;
 pub mod runner;
@@ -46,8 +47,8 @@ pub struct App {
     pub containment: Option<Arc<Containment>>,
     /// The games in progress.
     pub live: Arc<runner::live::Board>,
-    /// Standings computed from a competition's `games.csv`, by id, with that file's length.
-    pub standings: Mutex<HashMap<i64, (u64, Arc<web::standings::Table>)>>,
+    /// Standings computed from a competition's `games.csv`, by id.
+    pub standings: Mutex<HashMap<i64, web::standings::Cached>>,
 }
 
 /// Where the contest keeps its data: `<results>/<name>/` and the database `<results>/<name>.sqlite`.
@@ -104,14 +105,40 @@ pub async fn add_user(db: &Db, name: &str, admin: bool) -> Result<(String, Strin
     Ok((password, token))
 }
 
-/// Runs the server until Ctrl-C or SIGTERM: listens on `opts.listen`, prints the address to open,
-/// and plays checks and competitions meanwhile. A stop lets the running games go unrecorded (they are
-/// played again at the next start) and keeps everything recorded.
+/// A server started by [`start`]: its address and state; [`Started::stop`] stops it.
+pub struct Started {
+    /// The address it listens on (the port chosen when `listen` asked for port 0).
+    pub addr: SocketAddr,
+    pub app: Arc<App>,
+    /// Checks requeued at the start (left running by a stopped server).
+    pub requeued: u64,
+    shutdown: watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Started {
+    /// Stops the server: no new request is taken, the running games are stopped unrecorded (played
+    /// again at the next start), everything recorded is kept.
+    ///
+    /// # Errors
+    /// The HTTP server's own failure while it ran.
+    pub async fn stop(self) -> Result<()> {
+        let _ = self.shutdown.send(true);
+        for t in self.tasks {
+            let _ = t.await;
+        }
+        self.server.await?.context("serving")
+    }
+}
+
+/// Starts the server on `opts.listen` with its check and competition loops, on the current tokio
+/// runtime (a multi-threaded one: the loops and the HTTP server are spawned tasks).
 ///
 /// # Errors
 /// A contest that does not load, a database that cannot be opened, an address that cannot be bound,
 /// a machine that cannot isolate bots as the contest asks.
-pub async fn serve(opts: &ServeOptions, exe: &Path) -> Result<()> {
+pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
     let (contest, db, data) = open(&opts.contest, &opts.results, exe).await?;
     // Uploads cut short by a killed server: nothing refers to them.
     let _ = std::fs::remove_dir_all(data.incoming());
@@ -158,27 +185,45 @@ pub async fn serve(opts: &ServeOptions, exe: &Path) -> Result<()> {
         .await
         .with_context(|| format!("listening on {}", opts.listen))?;
     let addr = listener.local_addr()?;
-    crate::errln!(
-        "arena serve: contest {} (database {}); {requeued} check(s) requeued",
-        app.contest.config.name,
-        data_paths(&opts.results, &app.contest).1.display()
-    );
-    // The last line the organiser reads: where to open the contest (tests read it too).
-    crate::outln!("listening on http://{addr}/");
-    let checks = tokio::spawn(runner::checks::run(Arc::clone(&app)));
-    let competitions = tokio::spawn(runner::competitions::run(Arc::clone(&app)));
+    let tasks = vec![
+        tokio::spawn(runner::checks::run(Arc::clone(&app))),
+        tokio::spawn(runner::competitions::run(Arc::clone(&app))),
+    ];
     let router = web::router(Arc::clone(&app));
     let mut stop = app.shutdown.clone();
-    let server = axum::serve(listener, router).with_graceful_shutdown(async move {
-        crate::pool::stopped(&mut stop).await;
+    let server = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                crate::pool::stopped(&mut stop).await;
+            })
+            .await
     });
-    let signal = async {
-        crate::run::stop_signal().await;
-        let _ = shutdown_tx.send(true);
-    };
-    let (served, ()) = tokio::join!(server, signal);
-    served.context("serving")?;
-    let _ = tokio::join!(checks, competitions);
+    Ok(Started {
+        addr,
+        app,
+        requeued,
+        shutdown: shutdown_tx,
+        tasks,
+        server,
+    })
+}
+
+/// `arena serve`: [`start`], prints the address to open, and serves until Ctrl-C or SIGTERM.
+///
+/// # Errors
+/// Those of [`start`] and [`Started::stop`].
+pub async fn serve(opts: &ServeOptions, exe: &Path) -> Result<()> {
+    let started = start(opts, exe).await?;
+    crate::errln!(
+        "arena serve: contest {} (database {}); {} check(s) requeued",
+        started.app.contest.config.name,
+        data_paths(&opts.results, &started.app.contest).1.display(),
+        started.requeued
+    );
+    // The last line the organiser reads: where to open the contest (tests read it too).
+    crate::outln!("listening on http://{}/", started.addr);
+    crate::run::stop_signal().await;
+    started.stop().await?;
     crate::errln!("arena serve: stopped; everything recorded is kept");
     Ok(())
 }

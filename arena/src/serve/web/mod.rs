@@ -13,10 +13,11 @@ use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, FromRequestParts};
 use axum::http::request::Parts;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use axum_extra::extract::CookieJar;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::auth;
 use super::db::User;
@@ -26,10 +27,21 @@ use super::App;
 pub fn router(app: Arc<App>) -> Router {
     // The multipart envelope around the largest upload.
     let limit = (app.contest.config.upload.max_mb * 1024 * 1024 + 64 * 1024) as usize;
+    let header = |name, value: &'static str| {
+        SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
+    };
     Router::new()
         .merge(pages::routes())
         .nest("/api", api::routes())
         .layer(DefaultBodyLimit::max(limit))
+        // The pages load nothing from elsewhere, are framed nowhere, and post only to this server.
+        .layer(header(
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+        ))
+        .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(header(header::REFERRER_POLICY, "same-origin"))
         .with_state(app)
 }
 

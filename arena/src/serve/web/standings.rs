@@ -1,6 +1,7 @@
 //! A competition's standings, computed from its `games.csv` as `arena ratings` computes them (Elo
 //! with the 95% interval of Ordo's bootstrap), without the games of disqualified bots, and cached
-//! until the file grows or a disqualification changes.
+//! until the file grows (by at most [`STALE`] while the competition runs) or a disqualification
+//! changes.
 
 use std::sync::Arc;
 
@@ -42,6 +43,19 @@ pub struct Table {
     pub disqualified: Vec<String>,
 }
 
+/// How old the standings of a running competition may be.
+pub const STALE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// A competition's standings as last computed.
+#[derive(Debug)]
+pub struct Cached {
+    /// The length of `games.csv` they were computed from, bytes.
+    pub len: u64,
+    /// When.
+    pub at: std::time::Instant,
+    pub table: Arc<Table>,
+}
+
 /// The standings of competition `id` (bots in entry order), from the cache when `games.csv` has not
 /// grown and no disqualification changed.
 ///
@@ -59,9 +73,17 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
     };
     let csv = dir.games_csv();
     let len = std::fs::metadata(&csv).map_or(0, |m| m.len());
-    if let Some((l, t)) = app.standings.lock().expect("the cache's lock").get(&id) {
-        if *l == len && t.disqualified == disqualified {
-            return Ok(Arc::clone(t));
+    // While a competition runs, standings up to STALE old are served as they are: a field of 200
+    // bots takes seconds to rate (docs/benchmarks.md), and a game ends every few milliseconds.
+    let running = app
+        .db
+        .competition(id)
+        .await?
+        .is_some_and(|c| c.status == "running");
+    if let Some(t) = app.standings.lock().expect("the cache's lock").get(&id) {
+        let fresh = t.len == len || (running && t.at.elapsed() < STALE);
+        if fresh && t.table.disqualified == disqualified {
+            return Ok(Arc::clone(&t.table));
         }
     }
     let names: Vec<String> = entries
@@ -75,10 +97,14 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
         tokio::task::spawn_blocking(move || compute(&path, &names, disqualified)).await??
     };
     let table = Arc::new(table);
-    app.standings
-        .lock()
-        .expect("the cache's lock")
-        .insert(id, (len, Arc::clone(&table)));
+    app.standings.lock().expect("the cache's lock").insert(
+        id,
+        Cached {
+            len,
+            at: std::time::Instant::now(),
+            table: Arc::clone(&table),
+        },
+    );
     Ok(table)
 }
 

@@ -15,6 +15,10 @@ use super::layout::{elo, page_refreshing, when};
 use crate::serve::web::{standings, HttpError, PageError, Viewer};
 use crate::serve::App;
 
+/// The most bots whose crosstable the competition's page shows (a 200-bot table is 40,000 cells:
+/// the report has it).
+const CROSSTABLE_MAX: usize = 32;
+
 /// Creates a competition of `kind` (`test` or `final`) among the active versions now, and wakes the
 /// competition loop.
 ///
@@ -221,11 +225,15 @@ pub async fn show(
             }
         }
         h2 { "Crosstable" }
-        table id="crosstable" {
-            tr { th {} @for b in &x.bots { th { (b) } } }
-            @for (i, b) in x.bots.iter().enumerate() {
-                tr { th { (b) } @for j in 0..x.bots.len() { td.n { @if i != j && x.games[i][j] > 0 { (x.points[i][j]) "/" (x.games[i][j]) } } } }
+        @if x.bots.len() <= CROSSTABLE_MAX {
+            table id="crosstable" {
+                tr { th {} @for b in &x.bots { th { (b) } } }
+                @for (i, b) in x.bots.iter().enumerate() {
+                    tr { th { (b) } @for j in 0..x.bots.len() { td.n { @if i != j && x.games[i][j] > 0 { (x.points[i][j]) "/" (x.games[i][j]) } } } }
+                }
             }
+        } @else {
+            p { (x.bots.len()) " bots: the crosstable is in " a href={ "/competitions/" (id) "/report.html#crosstable" } { "the report" } "." }
         }
         h2 { "Games" }
         @if !live_games.is_empty() {

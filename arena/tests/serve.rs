@@ -2,43 +2,27 @@
 //! (good, broken, hostile), checks, a scheduled and an organiser-started competition, standings,
 //! downloads, forged requests, and SIGKILL at the worst moments.
 
-mod http;
-
 use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use http::{multipart, request, Answer};
+use arena::serve::client::{multipart, Answer};
+
+/// [`arena::serve::client::request`], which must reach the server.
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Answer {
+    arena::serve::client::request(addr, method, path, headers, body).unwrap()
+}
 use serde_json::{json, Value};
 
-/// A UGI Connect Four bot in POSIX sh (whose `read` takes one line at a time and whose `echo` is
-/// written at once): the most central column that is not full.
-const SH_BOT: &str = r#"#!/bin/sh
-w=7; h=6; moves=""
-while read -r cmd rest; do
-  case "$cmd" in
-    ugi) echo "id name shbot"; echo ugiok ;;
-    isready) echo readyok ;;
-    game) set -- $rest; w=$2; h=$3 ;;
-    position) case "$rest" in *moves*) moves=${rest#*moves} ;; *) moves="" ;; esac ;;
-    go)
-      mid=$(( (w + 1) / 2 )); d=0; best=0
-      while [ $best -eq 0 ] && [ $d -lt $w ]; do
-        for c in $(( mid - d )) $(( mid + d )); do
-          [ $best -ne 0 ] && break
-          [ $c -lt 1 ] || [ $c -gt $w ] && continue
-          n=0; for m in $moves; do [ "$m" = "$c" ] && n=$(( n + 1 )); done
-          [ $n -lt $h ] && best=$c
-        done
-        d=$(( d + 1 ))
-      done
-      echo "bestmove $best" ;;
-    quit) exit 0 ;;
-  esac
-done
-"#;
+use arena::bench::serve::SH_BOT;
 
 /// A bot that dies at once: its check fails.
 const CRASHING_BOT: &str = "#!/bin/sh\necho 'cannot start: out of luck' >&2\nexit 3\n";
@@ -161,7 +145,7 @@ impl Server {
         loop {
             let a = self.get(path, None);
             assert_eq!(a.status, 200, "{path}: {}", a.text());
-            let v = a.json();
+            let v = a.json().unwrap();
             if done(&v) {
                 return v;
             }
@@ -257,14 +241,17 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
 
     let health = server.get("/api/health", None);
     assert_eq!(
-        (health.status, health.json()["status"].clone()),
+        (health.status, health.json().unwrap()["status"].clone()),
         (200, json!("ok"))
     );
 
     // A good bot and a broken one.
     let a = server.upload(&alice, "shbot", "shbot.sh", SH_BOT.as_bytes());
     assert_eq!(a.status, 201, "{}", a.text());
-    assert_eq!(a.json(), json!({"id": 1, "version": 1, "check": "pending"}));
+    assert_eq!(
+        a.json().unwrap(),
+        json!({"id": 1, "version": 1, "check": "pending"})
+    );
     let b = server.upload(&alice, "crasher", "crasher.sh", CRASHING_BOT.as_bytes());
     assert_eq!(b.status, 201, "{}", b.text());
     let good = server.wait_for("/api/bots/1", |v| v["check"] != "pending");
@@ -378,7 +365,11 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
             answer.text()
         );
         if answer.status != 413 {
-            assert!(answer.json()["error"].is_string(), "{}", answer.text());
+            assert!(
+                answer.json().unwrap()["error"].is_string(),
+                "{}",
+                answer.text()
+            );
         }
     }
     assert_eq!(
@@ -391,13 +382,13 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
         0,
         "a refused upload left a file"
     );
-    let bots = server.get("/api/bots", None).json();
+    let bots = server.get("/api/bots", None).json().unwrap();
     assert_eq!(bots.as_array().unwrap().len(), 2, "{bots}");
 
     // The organiser's final: the passing bot and the reference bot.
     let c = server.post_json("/api/competitions", &org, "{\"kind\":\"final\"}");
     assert_eq!(c.status, 201, "{}", c.text());
-    let id = c.json()["id"].as_i64().unwrap();
+    let id = c.json().unwrap()["id"].as_i64().unwrap();
     let done = server.wait_for(&format!("/api/competitions/{id}"), |v| {
         v["status"] == "finished"
     });
@@ -422,6 +413,9 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
     // The page, the downloads, and the folder as an ordinary results folder.
     let page = server.get(&format!("/competitions/{id}"), None);
     assert_eq!(page.status, 200);
+    let csp = page.header("content-security-policy").unwrap_or_default();
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
     assert!(page.text().contains("shbot") && page.text().contains("finished"));
     let csv = server.get(&format!("/competitions/{id}/games.csv"), None);
     assert_eq!(csv.text().lines().count(), 3, "{}", csv.text());
@@ -549,7 +543,7 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
         &body,
     );
     assert_eq!(a.status, 403, "{}", a.text());
-    assert_eq!(server.get("/api/bots", None).json(), json!([]));
+    assert_eq!(server.get("/api/bots", None).json().unwrap(), json!([]));
     // Without the session cookie (a cross-site form would carry none: SameSite=Strict).
     let (ctype, body) = multipart(
         &[("csrf", &csrf), ("name", "shbot")],
@@ -563,7 +557,7 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
         &body,
     );
     assert_eq!(a.status, 403, "{}", a.text());
-    assert_eq!(server.get("/api/bots", None).json(), json!([]));
+    assert_eq!(server.get("/api/bots", None).json().unwrap(), json!([]));
 
     // With it: stored, and the page shows the verdict.
     let a = request(
@@ -609,7 +603,10 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
         "another session's token: {}",
         forged.text()
     );
-    assert_eq!(server.get("/api/competitions", None).json(), json!([]));
+    assert_eq!(
+        server.get("/api/competitions", None).json().unwrap(),
+        json!([])
+    );
     let home = request(server.addr, "GET", "/", &[("Cookie", &org)], b"");
     let a = request(
         server.addr,
@@ -682,6 +679,7 @@ fn a_scheduled_test_competition_starts_by_itself() {
         server
             .get("/api/competitions", None)
             .json()
+            .unwrap()
             .as_array()
             .unwrap()
             .len(),
@@ -724,7 +722,7 @@ fn sigkill_at_any_moment_loses_nothing() {
     server.kill9();
     drop(s);
     let server = Server::start(dir, &contest);
-    assert_eq!(server.get("/api/bots", None).json(), json!([]));
+    assert_eq!(server.get("/api/bots", None).json().unwrap(), json!([]));
     assert_eq!(count(&data.join("incoming")), 0);
 
     // Killed right after an upload (its check pending or running): the check is played after the
@@ -740,7 +738,10 @@ fn sigkill_at_any_moment_loses_nothing() {
     server.wait_for("/api/bots/1", |v| v["check"] == "passed");
 
     // Killed in the middle of a competition: resumed, every game recorded once.
-    let id = server.post_json("/api/competitions", &org, "{}").json()["id"]
+    let id = server
+        .post_json("/api/competitions", &org, "{}")
+        .json()
+        .unwrap()["id"]
         .as_i64()
         .unwrap();
     let csv = data.join(format!("competitions/competition-{id}/games.csv"));
@@ -789,7 +790,10 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
         201
     );
     server.wait_for("/api/bots/1", |v| v["check"] == "passed");
-    let id = server.post_json("/api/competitions", &org, "{}").json()["id"]
+    let id = server
+        .post_json("/api/competitions", &org, "{}")
+        .json()
+        .unwrap()["id"]
         .as_i64()
         .unwrap();
     let path = format!("/api/competitions/{id}");
@@ -812,11 +816,13 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
     );
     let paused = server.post_json(&format!("{path}/pause"), &org, "");
     assert_eq!(paused.status, 200, "{}", paused.text());
-    assert_eq!(paused.json()["status"], "paused");
+    assert_eq!(paused.json().unwrap()["status"], "paused");
     server.wait_for(&format!("{path}/live"), |v| v == &json!([]));
-    let games = server.get(&path, None).json()["games"].as_i64().unwrap();
+    let games = server.get(&path, None).json().unwrap()["games"]
+        .as_i64()
+        .unwrap();
     assert!(games < 12, "{games}");
-    assert_eq!(server.get(&path, None).json()["status"], "paused");
+    assert_eq!(server.get(&path, None).json().unwrap()["status"], "paused");
     assert_eq!(
         server
             .post_json(&format!("{path}/pause"), &alice, "")
@@ -826,7 +832,10 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
 
     // Resumed: every game, once.
     assert_eq!(
-        server.post_json(&format!("{path}/resume"), &org, "").json()["status"],
+        server
+            .post_json(&format!("{path}/resume"), &org, "")
+            .json()
+            .unwrap()["status"],
         "running"
     );
     let done = server.wait_for(&path, |v| v["status"] == "finished");
@@ -835,7 +844,7 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
     // Disqualified: its games leave the standings.
     let d = server.post_json("/api/bots/1/disqualify", &org, "{\"disqualified\": true}");
     assert_eq!(d.status, 200, "{}", d.text());
-    let after = server.get(&path, None).json();
+    let after = server.get(&path, None).json().unwrap();
     let bots: Vec<&str> = after["standings"]
         .as_array()
         .unwrap()
@@ -862,14 +871,18 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
     );
 
     // A new competition leaves the disqualified bot out; cancelled, it stops.
-    let next = server.post_json("/api/competitions", &org, "{}").json()["id"]
+    let next = server
+        .post_json("/api/competitions", &org, "{}")
+        .json()
+        .unwrap()["id"]
         .as_i64()
         .unwrap();
     let entries = server
         .get(&format!("/api/competitions/{next}"), None)
-        .json()["entries"]
+        .json()
+        .unwrap()["entries"]
         .clone();
     assert!(!entries.to_string().contains("shbot"), "{entries}");
     let c = server.post_json(&format!("/api/competitions/{next}/cancel"), &org, "");
-    assert_eq!(c.json()["status"], "cancelled", "{}", c.text());
+    assert_eq!(c.json().unwrap()["status"], "cancelled", "{}", c.text());
 }

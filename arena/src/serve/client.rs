@@ -1,9 +1,12 @@
-//! A small HTTP/1.1 client for the server's tests: one connection per request, `Connection: close`,
-//! chunked bodies decoded, cookies kept by the caller.
+//! A small HTTP/1.1 client for `arena bench serve` and the server's tests: one connection per
+//! request (`Connection: close`), chunked bodies decoded, cookies left to the caller. Not for the
+//! open internet: no TLS, no redirects.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
 
 /// An answer: status, headers (names lower-cased) and body.
 #[derive(Debug)]
@@ -14,19 +17,27 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The body as text (invalid UTF-8 replaced).
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+
+    /// The body as JSON.
+    ///
+    /// # Errors
+    /// A body that is not JSON (with the body).
+    pub fn json(&self) -> Result<serde_json::Value> {
+        serde_json::from_slice(&self.body).with_context(|| format!("not JSON: {}", self.text()))
     }
+
+    /// The first header `name` (lower-case).
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
+
     /// The value of the cookie `name` that the answer sets.
     pub fn cookie(&self, name: &str) -> Option<String> {
         self.headers
@@ -40,41 +51,43 @@ impl Answer {
     }
 }
 
-/// Sends `method path` with `headers` and `body` to `addr`.
+/// Sends `method path` with `headers` and `body` to `addr` and reads the whole answer (60 s at most).
+///
+/// # Errors
+/// No connection, or an answer that is not HTTP.
 pub fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
     body: &[u8],
-) -> Answer {
-    let mut s = TcpStream::connect(addr).expect("connecting to the server");
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+) -> Result<Answer> {
+    let mut s = TcpStream::connect(addr).with_context(|| format!("connecting to {addr}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(60)))?;
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (n, v) in headers {
         head.push_str(&format!("{n}: {v}\r\n"));
     }
     head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-    s.write_all(head.as_bytes()).unwrap();
-    // The server may answer (413) before reading the whole body and close: not an error here.
+    s.write_all(head.as_bytes())?;
+    // The server may answer (413) before reading the whole body, and close: not an error here.
     let _ = s.write_all(body);
     let mut raw = Vec::new();
     let _ = s.read_to_end(&mut raw);
     parse(&raw)
 }
 
-fn parse(raw: &[u8]) -> Answer {
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(raw)));
+fn parse(raw: &[u8]) -> Result<Answer> {
+    let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+        bail!("no HTTP header in {:?}", String::from_utf8_lossy(raw));
+    };
     let head = String::from_utf8_lossy(&raw[..end]);
     let mut lines = head.split("\r\n");
     let status: u16 = lines
         .next()
         .and_then(|l| l.split(' ').nth(1))
         .and_then(|c| c.parse().ok())
-        .expect("a status line");
+        .context("no HTTP status line")?;
     let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(n, v)| (n.trim().to_lowercase(), v.trim().to_string()))
@@ -87,27 +100,27 @@ fn parse(raw: &[u8]) -> Answer {
         let mut out = Vec::new();
         let mut rest = &body[..];
         while let Some(nl) = rest.windows(2).position(|w| w == b"\r\n") {
-            let size =
-                usize::from_str_radix(String::from_utf8_lossy(&rest[..nl]).trim(), 16).unwrap_or(0);
-            if size == 0 {
+            let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..nl]).trim(), 16)
+                .context("a chunk size")?;
+            if size == 0 || rest.len() < nl + 4 + size {
                 break;
             }
             out.extend_from_slice(&rest[nl + 2..nl + 2 + size]);
-            rest = &rest[nl + 2 + size + 2..];
+            rest = &rest[nl + 4 + size..];
         }
         body = out;
     }
-    Answer {
+    Ok(Answer {
         status,
         headers,
         body,
-    }
+    })
 }
 
 /// A `multipart/form-data` body of text `fields` and one `file` (field name, file name, bytes), and
 /// its content type.
 pub fn multipart(fields: &[(&str, &str)], file: Option<(&str, &str, &[u8])>) -> (String, Vec<u8>) {
-    let boundary = "arenaTestBoundary7MA4YWxkTrZu0gW";
+    let boundary = "arenaBoundary7MA4YWxkTrZu0gW";
     let mut body = Vec::new();
     for (n, v) in fields {
         body.extend_from_slice(
@@ -128,4 +141,20 @@ pub fn multipart(fields: &[(&str, &str)], file: Option<(&str, &str, &[u8])>) -> 
     }
     body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
     (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunked_answer_is_decoded_and_cookies_found() {
+        let raw = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nSet-Cookie: a=1; Path=/\r\n\
+                    Set-Cookie: b=2; HttpOnly\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
+        let a = parse(raw).unwrap();
+        assert_eq!((a.status, a.text().as_str()), (200, "abcde"));
+        assert_eq!(a.cookie("b").as_deref(), Some("2"));
+        assert_eq!(a.cookie("c"), None);
+        assert!(parse(b"garbage").is_err());
+    }
 }
