@@ -252,6 +252,14 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
         a.json().unwrap(),
         json!({"id": 1, "version": 1, "check": "pending"})
     );
+    // The example of docs/server.md, packed as its comment says.
+    let mut tar = tar::Builder::new(Vec::new());
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/upload-example");
+    tar.append_dir_all(".", &example).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&tar.into_inner().unwrap()).unwrap();
+    let packed = server.upload(&bob, "packed", "shbot.tar.gz", &gz.finish().unwrap());
+    assert_eq!(packed.status, 201, "{}", packed.text());
     let b = server.upload(&alice, "crasher", "crasher.sh", CRASHING_BOT.as_bytes());
     assert_eq!(b.status, 201, "{}", b.text());
     let good = server.wait_for("/api/bots/1", |v| v["check"] != "pending");
@@ -261,7 +269,16 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
         good["detail"].as_str().unwrap().contains("no forfeit"),
         "{good}"
     );
-    let bad = server.wait_for("/api/bots/2", |v| v["check"] != "pending");
+    let packed = server.wait_for("/api/bots/2", |v| v["check"] != "pending");
+    assert_eq!(
+        (
+            packed["check"].as_str(),
+            packed["versions"][0]["kind"].as_str()
+        ),
+        (Some("passed"), Some(".tar.gz")),
+        "{packed}"
+    );
+    let bad = server.wait_for("/api/bots/3", |v| v["check"] != "pending");
     assert_eq!(bad["check"], "failed", "{bad}");
     assert!(
         bad["detail"].as_str().unwrap().contains("forfeited"),
@@ -269,7 +286,7 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
     );
 
     // The check's transcript and stderr: to the author only.
-    let log = server.get("/api/bots/2/versions/1/log", Some(&alice));
+    let log = server.get("/api/bots/3/versions/1/log", Some(&alice));
     assert_eq!(log.status, 200, "{}", log.text());
     assert!(
         log.text().contains("cannot start: out of luck"),
@@ -277,11 +294,11 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
         log.text()
     );
     assert_eq!(
-        server.get("/api/bots/2/versions/1/log", Some(&bob)).status,
+        server.get("/api/bots/3/versions/1/log", Some(&bob)).status,
         403
     );
-    assert_eq!(server.get("/api/bots/2/versions/1/log", None).status, 401);
-    let page = server.get("/bots/2/versions/1/log", None);
+    assert_eq!(server.get("/api/bots/3/versions/1/log", None).status, 401);
+    let page = server.get("/bots/3/versions/1/log", None);
     assert_eq!(page.status, 403, "{}", page.text());
     assert!(!page.text().contains("out of luck"));
 
@@ -383,7 +400,7 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
         "a refused upload left a file"
     );
     let bots = server.get("/api/bots", None).json().unwrap();
-    assert_eq!(bots.as_array().unwrap().len(), 2, "{bots}");
+    assert_eq!(bots.as_array().unwrap().len(), 3, "{bots}");
 
     // The organiser's final: the passing bot and the reference bot.
     let c = server.post_json("/api/competitions", &org, "{\"kind\":\"final\"}");
@@ -398,17 +415,17 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
         .map(|r| r["bot"].as_str().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names, ["random", "shbot"], "{done}");
-    assert_eq!(done["games"], 2);
+    assert_eq!(names, ["packed", "random", "shbot"], "{done}");
+    assert_eq!(done["games"], 6);
     for row in standings {
-        assert_eq!(row["games"], 2, "{row}");
+        assert_eq!(row["games"], 4, "{row}");
         assert!(row["elo"].is_number(), "{row}");
     }
     let points: f64 = standings
         .iter()
         .map(|r| r["points"].as_f64().unwrap())
         .sum();
-    assert_eq!(points, 2.0);
+    assert_eq!(points, 6.0);
 
     // The page, the downloads, and the folder as an ordinary results folder.
     let page = server.get(&format!("/competitions/{id}"), None);
@@ -418,11 +435,11 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
     assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
     assert!(page.text().contains("shbot") && page.text().contains("finished"));
     let csv = server.get(&format!("/competitions/{id}/games.csv"), None);
-    assert_eq!(csv.text().lines().count(), 3, "{}", csv.text());
+    assert_eq!(csv.text().lines().count(), 7, "{}", csv.text());
     let pgn = server.get(&format!("/competitions/{id}/download/pgn"), None);
-    assert!(pgn.text().matches("[Event ").count() == 2, "{}", pgn.text());
+    assert!(pgn.text().matches("[Event ").count() == 6, "{}", pgn.text());
     let pons = server.get(&format!("/competitions/{id}/download/pons"), None);
-    assert_eq!(pons.text().lines().count(), 2, "{}", pons.text());
+    assert_eq!(pons.text().lines().count(), 6, "{}", pons.text());
     assert_eq!(
         server
             .get(&format!("/competitions/{id}/download/sgf"), None)
@@ -444,7 +461,7 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("shbot"));
 
     // The bot's page: public verdicts, its stderr only to its author (not even a link for others).
-    let bot_page = server.get("/bots/2", None);
+    let bot_page = server.get("/bots/3", None);
     assert!(bot_page.text().contains("failed"));
     assert!(!bot_page.text().contains("/versions/1/log"));
 }

@@ -488,6 +488,7 @@ fn every_config_shown_in_the_docs_is_part_of_a_config_file() {
     let configs: Vec<String> = files_in(&root.join("configs"), "toml")
         .into_iter()
         .chain(files_in(&root.join("configs/baseline"), "toml"))
+        .chain(files_in(&root.join("configs/upload-example"), "toml"))
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
     let docs = std::iter::once(root.join("README.md")).chain(files_in(&root.join("docs"), "md"));

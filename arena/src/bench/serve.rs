@@ -20,7 +20,7 @@ use crate::serve::client::{multipart, request, Answer};
 use crate::serve::{ServeOptions, Started};
 
 /// The bot uploaded: a UGI Connect Four bot in sh (the most central column that is not full).
-pub const SH_BOT: &str = include_str!("sh_bot.sh");
+pub const SH_BOT: &str = include_str!("../../../configs/upload-example/bot.sh");
 
 /// Runs the three measurements in `tmp` and prints a Markdown table. Needs a multi-threaded runtime.
 ///

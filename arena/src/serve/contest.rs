@@ -242,8 +242,14 @@ impl Contest {
             toml::Value::try_from(&bots).context("the bots of a competition")?,
         );
         let text = toml::to_string(&table).context("a competition's config")?;
-        Config::parse(&text, &self.path)
-            .map_err(|e| anyhow::anyhow!("{}: [competition]: {e}", self.path.display()))
+        Config::parse(&text, &self.path).map_err(|e| {
+            // The line and column would point into the text made here, not into the contest file.
+            let why = match e {
+                crate::config::ConfigError::Parse { message, .. } => message,
+                e => e.to_string(),
+            };
+            anyhow::anyhow!("{}: [competition]: {why}", self.path.display())
+        })
     }
 
     /// The plan of `config` (from [`Contest::competition`] or [`Contest::check`]): relative paths
@@ -254,5 +260,96 @@ impl Contest {
     pub fn plan(&self, config: &Config) -> Result<Plan> {
         Plan::new(config, &self.path, &self.exe)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config.name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exe() -> PathBuf {
+        PathBuf::from("/usr/bin/arena")
+    }
+
+    #[test]
+    fn every_contest_file_of_the_repository_loads_and_plans() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&root).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("contest-") && name.ends_with(".toml") {
+                let contest = Contest::load(&entry.path(), &exe()).unwrap();
+                let config = contest.competition(1, Vec::new()).unwrap();
+                assert_eq!(config.name, "competition-1");
+                assert!(
+                    contest.plan(&config).unwrap().bots.len() >= 2
+                        || !contest.config.references_play
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen >= 1);
+    }
+
+    fn refused(text: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        std::fs::write(&path, text).unwrap();
+        format!("{:#}", Contest::load(&path, &exe()).unwrap_err())
+    }
+
+    #[test]
+    fn a_contest_that_cannot_run_is_refused_with_the_reason() {
+        let with = |extra: &str| {
+            format!(
+                "[competition]\n{extra}[competition.game]\nname = \"connect4\"\n\
+                 [competition.time_control]\ntime_ms = 1000\n"
+            )
+        };
+        let game = with("");
+        let random = "[[reference]]\nname = \"random\"\nbuiltin = \"random\"\n";
+        let ok = format!("name = \"c\"\n{game}{random}");
+        assert!(Contest::load(
+            &{
+                let d = tempfile::tempdir().unwrap().keep();
+                let p = d.join("c.toml");
+                std::fs::write(&p, &ok).unwrap();
+                p
+            },
+            &exe()
+        )
+        .is_ok());
+        for (text, says) in [
+            (format!("name = \"c\"\n{game}"), "no [[reference]] bot"),
+            (format!("name = \"a b\"\n{game}{random}"), "letters, digits"),
+            (
+                format!("name = \"c\"\n{}{random}", with("seed = 3\n")),
+                "cannot set `seed`",
+            ),
+            (
+                format!("name = \"c\"\n[check]\ngames = 3\n{game}{random}"),
+                "even number",
+            ),
+            (
+                format!("name = \"c\"\n{}{random}", with("format = \"sprt\"\n")),
+                "a contest plays round-robin",
+            ),
+            (
+                format!("name = \"c\"\nspeed = 1\n{game}{random}"),
+                "unknown field `speed`",
+            ),
+            (
+                format!("name = \"c\"\n{game}{random}")
+                    .replace("builtin = \"random\"", "builtin = \"nope\""),
+                "nope",
+            ),
+            (
+                format!("name = \"c\"\n[schedule]\ntest_every = \"soon\"\n{game}{random}"),
+                "soon",
+            ),
+        ] {
+            let e = refused(&text);
+            assert!(e.contains(says), "{says:?} not in {e:?}\n{text}");
+        }
     }
 }

@@ -161,7 +161,7 @@ pub async fn register_form(
     let body = html! {
         form method="post" action="/register" {
             input type="hidden" name="csrf" value=(token);
-            label { "Name " input type="text" name="name" required pattern="[A-Za-z0-9_-]{1,32}"; }
+            label { "Name " input type="text" name="name" required pattern="[A-Za-z0-9_\\-]{1,32}"; }
             label { "Password (8 characters or more) " input type="password" name="password" required minlength="8" autocomplete="new-password"; }
             button type="submit" { "Register" }
         }

@@ -52,12 +52,12 @@ pub async fn upload_form(
     let body = html! {
         p { "A single executable (ELF or a script with #!), or a .tar.gz or .zip holding "
             code { "arena-bot.toml" } " at its root:" }
-        pre { "command = \"./mybot\"        # or a program on PATH, e.g. \"python3\"\nargs = []                  # e.g. [\"bot.py\"]\nprotocol = \"ugi\"           # or \"codecup\"\n[options]                  # sent with setoption" }
+        pre { (include_str!("../../../../../configs/upload-example/arena-bot.toml")) }
         p { "At most " (u.max_mb) " MiB; " (u.max_unpacked_mb) " MiB and " (u.max_files) " files unpacked. "
             "Uploading under a name you own adds a version; the newest version that passes its check plays." }
         form method="post" action="/bots" enctype="multipart/form-data" {
             input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
-            label { "Bot name " input type="text" name="name" required pattern="[A-Za-z0-9_-]{1,32}"; }
+            label { "Bot name " input type="text" name="name" required pattern="[A-Za-z0-9_\\-]{1,32}"; }
             label { "File " input type="file" name="file" required; }
             button type="submit" { "Upload" }
         }

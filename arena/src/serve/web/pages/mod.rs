@@ -22,6 +22,11 @@ pub use competitions::{act, create};
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/", get(competitions::home))
+        // Browsers ask for it on every site: no icon, and no 404 in their console.
+        .route(
+            "/favicon.ico",
+            get(|| async { axum::http::StatusCode::NO_CONTENT }),
+        )
         .route("/login", get(account::login_form).post(account::login))
         .route("/logout", post(account::logout))
         .route(

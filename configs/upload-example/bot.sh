@@ -1,4 +1,6 @@
 #!/bin/sh
+# A UGI Connect Four bot in POSIX sh: the most central column that is not full. sh reads one line
+# at a time and writes each echo at once, so it needs no flushing.
 w=7; h=6; moves=""
 while read -r cmd rest; do
   case "$cmd" in
