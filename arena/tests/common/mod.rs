@@ -7,6 +7,10 @@ use std::process::{Command, Output};
 
 use arena::record::GameRecord;
 
+/// Headless Chromium and the report page's game viewer (feature `browser`).
+#[cfg(feature = "browser")]
+pub mod browser;
+
 /// The `arena` binary cargo built for these tests.
 pub fn arena() -> Command {
     Command::new(env!("CARGO_BIN_EXE_arena"))

@@ -1,0 +1,331 @@
+//! Helpers for the browser tests (feature `browser`, the `headless_chrome` crate): start headless
+//! Chromium, watch a tab's console for errors and uncaught exceptions, and step through a game in
+//! the game viewer of a `report.html` (the arena's report page, or the contest server's
+//! `/competitions/{id}/report.html`), checking the board the page draws against the `games` crate at
+//! every ply.
+//!
+//! The board checks are those of `tests/report_browser.rs`, shared here so that the contest server's
+//! test (`tests/serve_browser.rs`) replays a game the same way.
+
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use arena::record::GameRecord;
+use games::{Connect4, Dots, Game, GameSpec, TicTacToe};
+use headless_chrome::protocol::cdp::types::Event;
+use headless_chrome::protocol::cdp::Log::LogEntryLevel;
+use headless_chrome::protocol::cdp::Runtime::{ConsoleAPICalledEventTypeOption, RemoteObject};
+use headless_chrome::{Browser, LaunchOptions, Tab};
+
+/// The browser: `chromium` on the PATH (Debian's package), or `None`.
+pub fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("chromium"))
+        .find(|p| p.is_file())
+}
+
+/// `Some(chromium)`, or `None` after printing why the test skips.
+pub fn browser_or_skip() -> Option<PathBuf> {
+    let exe = chromium();
+    if exe.is_none() {
+        eprintln!("skipped: no chromium on the PATH (Debian: apt-get install chromium; .ci/run installs it)");
+    }
+    exe
+}
+
+/// Headless Chromium with a fresh profile in `profile`, as root needs it (no sandbox), and no traffic of
+/// its own (no component updates, sync, background networking).
+pub fn launch(exe: PathBuf, profile: &Path) -> Browser {
+    let args: Vec<&OsStr> = [
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    .iter()
+    .map(OsStr::new)
+    .collect();
+    let opts = LaunchOptions::default_builder()
+        .path(Some(exe))
+        .headless(true)
+        .sandbox(false)
+        .window_size(Some((1200, 1000)))
+        .user_data_dir(Some(profile.to_path_buf()))
+        .idle_browser_timeout(Duration::from_secs(120))
+        .args(args)
+        .build()
+        .expect("launch options");
+    Browser::new(opts).expect("starting chromium")
+}
+
+/// What a tab reported as going wrong, from [`Console::watch`] on: every uncaught JavaScript
+/// exception, every `console.error` and `console.assert` that failed, and every entry the browser
+/// logged at level error (a resource that failed to load, a response of 4xx or 5xx, a blocked
+/// request), each as one line with the page it came from.
+#[derive(Clone, Default)]
+pub struct Console(Arc<Mutex<Vec<String>>>);
+
+impl Console {
+    /// Starts recording the errors of `tab` (its Runtime and Log domains enabled). The recording
+    /// follows the tab across navigations.
+    pub fn watch(tab: &Tab) -> Console {
+        let console = Console::default();
+        let seen = Arc::clone(&console.0);
+        tab.add_event_listener(Arc::new(move |event: &Event| {
+            let line = match event {
+                Event::RuntimeExceptionThrown(e) => {
+                    let d = &e.params.exception_details;
+                    let what = d
+                        .exception
+                        .as_ref()
+                        .and_then(|o| o.description.clone())
+                        .unwrap_or_default();
+                    Some(format!(
+                        "uncaught exception at {}:{}:{}: {} {what}",
+                        d.url.as_deref().unwrap_or("?"),
+                        d.line_number + 1,
+                        d.column_number + 1,
+                        d.text
+                    ))
+                }
+                Event::RuntimeConsoleAPICalled(e)
+                    if matches!(
+                        e.params.Type,
+                        ConsoleAPICalledEventTypeOption::Error
+                            | ConsoleAPICalledEventTypeOption::Assert
+                    ) =>
+                {
+                    let args: Vec<String> = e.params.args.iter().map(remote_text).collect();
+                    let call = format!("{:?}", e.params.Type).to_lowercase();
+                    Some(format!("console.{call}: {}", args.join(" ")))
+                }
+                Event::LogEntryAdded(e) if e.params.entry.level == LogEntryLevel::Error => {
+                    let entry = &e.params.entry;
+                    Some(format!(
+                        "logged by the browser ({:?}) at {}: {}",
+                        entry.source,
+                        entry.url.as_deref().unwrap_or("?"),
+                        entry.text
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(line) = line {
+                seen.lock().expect("the console's lock").push(line);
+            }
+        }))
+        .expect("listening to the tab's events");
+        tab.enable_runtime().expect("enabling the Runtime domain");
+        tab.enable_log().expect("enabling the Log domain");
+        console
+    }
+
+    /// The errors recorded so far.
+    pub fn errors(&self) -> Vec<String> {
+        self.0.lock().expect("the console's lock").clone()
+    }
+}
+
+/// A console argument as text: its value, or its description (an Error's message and stack).
+fn remote_text(o: &RemoteObject) -> String {
+    match (&o.value, &o.description) {
+        (Some(serde_json::Value::String(s)), _) => s.clone(),
+        (Some(v), _) => v.to_string(),
+        (None, Some(d)) => d.clone(),
+        (None, None) => format!("{:?}", o.Type),
+    }
+}
+
+/// One piece as the test compares it: `cell owner captured dead house`, e.g. `5-5 second 1  ` for a
+/// captured dot, `4-4 first  1 ` for an empty point inside a base of the first player, `6-2 second   1`
+/// for an empty point inside a house of the second player.
+pub fn piece(cell: &str, owner: games::Player, captured: &str, dead: &str, house: &str) -> String {
+    format!("{cell} {owner} {captured} {dead} {house}")
+}
+
+/// The owner (`first`, `second`) of a `piece` that is a house point (its fifth field is `1`), else
+/// `None`.
+pub fn house_owner(piece: &str) -> Option<&str> {
+    let fields: Vec<&str> = piece.split(' ').collect();
+    (fields.get(4) == Some(&"1")).then(|| fields[1])
+}
+
+/// The pieces the page draws now, the ply and score it says it shows, and its line about the last move.
+pub fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String, String) {
+    let js =
+        "JSON.stringify({ply: +document.querySelector('#board svg').getAttribute('data-ply'), \
+              score: document.querySelector('#board svg').getAttribute('data-score') || '', \
+              info: document.getElementById('move-info').textContent, \
+              pieces: Array.from(document.querySelectorAll('#board [data-cell]')).map(e => \
+              [e.dataset.cell, e.dataset.owner, e.dataset.captured || '', e.dataset.dead || '', \
+              e.dataset.house || ''].join(' '))})";
+    let value = tab.evaluate(js, false).expect("evaluate").value;
+    let text = value
+        .and_then(|v| v.as_str().map(str::to_string))
+        .expect("a string");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let pieces = v["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    (
+        pieces,
+        v["ply"].as_u64().unwrap(),
+        v["score"].as_str().unwrap().to_string(),
+        v["info"].as_str().unwrap().to_string(),
+    )
+}
+
+/// The pieces of the games crate's position after the first `ply` plies of `r`, and the Dots score
+/// (`a:b`, empty for the other games).
+pub fn expected(r: &GameRecord, ply: usize) -> (BTreeSet<String>, String) {
+    use games::dots::Point;
+    let spec: GameSpec = format!("{} {}", r.game, r.variant).parse().unwrap();
+    let moves = r.moves[..ply].iter().map(String::as_str);
+    let mut out = BTreeSet::new();
+    match spec {
+        GameSpec::TicTacToe { width, height, k } => {
+            let mut pos = TicTacToe::new(width, height, k);
+            games::play_moves(&mut pos, moves).unwrap();
+            for col in 0..width {
+                for row in 0..height {
+                    if let Some(p) = pos.get(col, row) {
+                        let cell = format!("{}{}", char::from(b'a' + col), row + 1);
+                        out.insert(piece(&cell, p, "", "", ""));
+                    }
+                }
+            }
+            (out, String::new())
+        }
+        GameSpec::Connect4 { width, height } => {
+            let mut pos = Connect4::new(width, height);
+            games::play_moves(&mut pos, moves).unwrap();
+            for col in 0..width {
+                for row in 0..height {
+                    if let Some(p) = pos.get(col, row) {
+                        out.insert(piece(&format!("{}-{}", col + 1, row + 1), p, "", "", ""));
+                    }
+                }
+            }
+            (out, String::new())
+        }
+        GameSpec::Dots {
+            width,
+            height,
+            start,
+        } => {
+            let mut pos = Dots::with_setup(width, height, start, &r.setup).unwrap();
+            games::play_moves(&mut pos, moves).unwrap();
+            for (x, y, point) in pos.points() {
+                let cell = format!("{x}-{y}");
+                match point {
+                    Point::Dot(p) => out.insert(piece(&cell, p, "0", "", "")),
+                    Point::Captured(p) => out.insert(piece(&cell, p, "1", "", "")),
+                    Point::Dead(p) => out.insert(piece(&cell, p, "", "1", "")),
+                    Point::House(p) => out.insert(piece(&cell, p, "", "", "1")),
+                    Point::Empty => false,
+                };
+            }
+            let s = pos.score().unwrap();
+            (out, format!("{}:{}", s[0], s[1]))
+        }
+    }
+}
+
+/// Asserts that the page shows `r` after `ply` plies. Returns the number of house points (Dots, R9) of
+/// the first and of the second player in that position, so that a test can tell it compared some.
+pub fn check(tab: &Tab, r: &GameRecord, ply: usize) -> [usize; 2] {
+    let (pieces, shown_ply, score, info) = shown(tab);
+    let (want, want_score) = expected(r, ply);
+    let houses = ["first", "second"].map(|owner| {
+        want.iter()
+            .filter(|p| house_owner(p) == Some(owner))
+            .count()
+    });
+    assert_eq!(
+        shown_ply, ply as u64,
+        "{}: the page is at another ply",
+        r.id
+    );
+    let missing: Vec<&String> = want.difference(&pieces).collect();
+    let extra: Vec<&String> = pieces.difference(&want).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{} after {ply} plies: the page lacks {missing:?} and shows {extra:?} that the rules do not have",
+        r.id
+    );
+    assert_eq!(score, want_score, "{} after {ply} plies: score", r.id);
+    // The time the last move took, as games.csv has it (none for an opening ply).
+    if let Some(ms) = ply
+        .checked_sub(r.opening.len() + 1)
+        .and_then(|k| r.move_ms.get(k))
+    {
+        assert!(
+            info.contains(&format!("in {ms} ms")),
+            "{} after {ply} plies: {info:?} lacks the move's {ms} ms",
+            r.id
+        );
+    }
+    houses
+}
+
+/// Clicks game `r` in the list of the page in `tab` and waits for its board (at its last ply).
+pub fn open_game(tab: &Tab, r: &GameRecord) {
+    tab.wait_for_element(&format!("#game-list tr[data-game=\"{}\"]", r.id))
+        .unwrap()
+        .click()
+        .unwrap();
+    tab.wait_for_element(&format!("#board svg[data-game=\"{}\"]", r.id))
+        .unwrap();
+}
+
+/// Moves the ply slider of the page in `tab` to `ply`, as a user drags it: its value, then an input
+/// event.
+pub fn slide_to(tab: &Tab, ply: usize) {
+    tab.evaluate(
+        &format!(
+            "(() => {{ const s = document.getElementById('ply'); s.value = {ply}; \
+             s.dispatchEvent(new Event('input')); return 1; }})()"
+        ),
+        false,
+    )
+    .unwrap();
+}
+
+/// Opens game `r` in the page in `tab` and checks the board at every ply: at its last ply as it opens,
+/// from the start with the next button, one back with the left arrow, to the start with Home and to the
+/// end with End, then the middle through the slider. Returns the house points of the first and of the
+/// second player summed over the plies checked.
+pub fn step_through(tab: &Tab, r: &GameRecord) -> [usize; 2] {
+    let mut houses = [0; 2];
+    let mut add = |h: [usize; 2]| {
+        houses[0] += h[0];
+        houses[1] += h[1];
+    };
+    open_game(tab, r);
+    let n = r.moves.len();
+    add(check(tab, r, n));
+    tab.find_element("#first").unwrap().click().unwrap();
+    add(check(tab, r, 0));
+    let next = tab.find_element("#next").unwrap();
+    for ply in 1..=n {
+        next.click().unwrap();
+        add(check(tab, r, ply));
+    }
+    tab.press_key("ArrowLeft").unwrap();
+    add(check(tab, r, n - 1));
+    tab.press_key("Home").unwrap();
+    add(check(tab, r, 0));
+    tab.press_key("End").unwrap();
+    add(check(tab, r, n));
+    slide_to(tab, n / 2);
+    add(check(tab, r, n / 2));
+    houses
+}

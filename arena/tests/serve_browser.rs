@@ -1,0 +1,669 @@
+//! End-to-end test of the contest server (`arena serve`) in a real browser: the real binary serves a
+//! Connect Four contest (configs/contest-connect4.toml made fast: one reference bot, 2 games a pair,
+//! 1 s + 10 ms a game, no schedule) from a temporary results folder, and headless Chromium, through
+//! the pages only, logs in as a participant, uploads the workspace's `random` bot through the file
+//! input, waits for its check to pass on the bot's page (which reloads itself while the check is
+//! pending), logs out, logs in as the organiser, starts a test competition from the home page's form,
+//! waits for it to finish, reads its standings and crosstable, follows the replay link to its
+//! `report.html` and steps through a game ply by ply, checking the board against the `games` crate
+//! (as `tests/report_browser.rs` does). No page may log an error or throw.
+//!
+//! Needs Debian's `chromium` (`.ci/run` installs it) and bubblewrap (the uploads are sandboxed);
+//! without chromium, or without the `random` bot's executable, the test prints why and skips.
+//! Run: `cargo test -p arena --features browser --test serve_browser`.
+
+mod common;
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use arena::record::GameRecord;
+use common::browser::{browser_or_skip, launch, step_through, Console};
+use headless_chrome::Tab;
+
+/// The uploaded bot's name (the reference bot is `random`).
+const BOT: &str = "my-random";
+
+/// How long the test waits for anything: the server to listen, a page to load, a check, a
+/// competition. Each is seconds of work; the bound only keeps a broken server from hanging the test.
+const PATIENCE: Duration = Duration::from_secs(90);
+
+/// Calls `probe` every 100 ms until it returns `Some`, and returns that; panics with `what` and the
+/// last `describe()` after [`PATIENCE`].
+fn poll<T>(what: &str, mut probe: impl FnMut() -> Option<T>, describe: impl Fn() -> String) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = probe() {
+            return v;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "waited {PATIENCE:?} for {what}\n{}",
+            describe()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The running `arena serve`, stopped (SIGTERM, then SIGKILL after 10 s) when dropped.
+struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    addr: String,
+    stderr: PathBuf,
+}
+
+impl Server {
+    /// Starts `arena serve contest --listen 127.0.0.1:0 --results results` and waits for its
+    /// `listening on http://ADDR/` line.
+    fn start(contest: &Path, results: &Path, logs: &Path) -> Server {
+        let stdout = logs.join("serve.stdout");
+        let stderr = logs.join("serve.stderr");
+        let child = common::arena()
+            .arg("serve")
+            .arg(contest)
+            .args(["--listen", "127.0.0.1:0", "--results"])
+            .arg(results)
+            .stdin(Stdio::null())
+            .stdout(File::create(&stdout).unwrap())
+            .stderr(File::create(&stderr).unwrap())
+            .spawn()
+            .expect("starting arena serve");
+        let mut server = Server {
+            child,
+            addr: String::new(),
+            stderr,
+        };
+        let start = Instant::now();
+        loop {
+            if let Some(status) = server.child.try_wait().unwrap() {
+                panic!(
+                    "arena serve exited ({status}) before listening\n{}",
+                    server.log()
+                );
+            }
+            let text = std::fs::read_to_string(&stdout).unwrap_or_default();
+            if let Some(addr) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("listening on http://"))
+                .filter(|_| text.ends_with('\n'))
+            {
+                server.addr = addr.trim_end_matches('/').to_string();
+                return server;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "waited {PATIENCE:?} for arena serve to print `listening on http://ADDR/`\n{}",
+                server.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `http://ADDR` followed by `path`.
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// What the server wrote on stderr so far, for failure messages.
+    fn log(&self) -> String {
+        format!(
+            "arena serve's stderr:\n{}",
+            std::fs::read_to_string(&self.stderr).unwrap_or_default()
+        )
+    }
+
+    /// SIGTERM, then waits for it to exit (SIGKILL after 10 s). Returns its exit status.
+    fn stop(&mut self) -> ExitStatus {
+        if let Some(status) = self.child.try_wait().unwrap() {
+            return status;
+        }
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(self.child.id()).unwrap());
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        self.child.wait().unwrap()
+    }
+
+    /// `GET path` over plain HTTP/1.1 (one connection, closed after): the status and the body.
+    fn get(&self, path: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.addr).expect("connecting to arena serve");
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        )
+        .unwrap();
+        let mut bytes = Vec::new();
+        stream.read_to_end(&mut bytes).unwrap();
+        let text = String::from_utf8(bytes).expect("a UTF-8 response");
+        let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP response");
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .expect("a status line");
+        let chunked = head
+            .lines()
+            .any(|l| l.eq_ignore_ascii_case("transfer-encoding: chunked"));
+        let body = if chunked {
+            dechunk(body)
+        } else {
+            body.to_string()
+        };
+        (status, body)
+    }
+
+    /// `GET path`, which must answer 200 with JSON.
+    fn get_json(&self, path: &str) -> serde_json::Value {
+        let (status, body) = self.get(path);
+        assert_eq!(status, 200, "GET {path}: {body}");
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: {e}: {body}"))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The body of a `Transfer-Encoding: chunked` response.
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    loop {
+        let (size, rest) = body.split_once("\r\n").expect("a chunk's size line");
+        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            return out;
+        }
+        out.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+}
+
+/// The configs/contest-connect4.toml contest made fast: no `[schedule]` (only the organiser starts
+/// competitions), 2 games a pair, 1 s + 10 ms a game, the builtin `random` as the only reference bot,
+/// and uploads up to `max_mb` MiB (a debug build of a bot is larger than the example's 20).
+fn contest_config(max_mb: u64) -> String {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../configs/contest-connect4.toml"
+    );
+    let text = std::fs::read_to_string(example).unwrap();
+    let mut c: toml::Table = text.parse().unwrap();
+    c.remove("schedule");
+    let competition = c["competition"].as_table_mut().unwrap();
+    competition.insert("games_per_pair".into(), 2.into());
+    let tc = competition["time_control"].as_table_mut().unwrap();
+    tc.insert("time_ms".into(), 1000.into());
+    tc.insert("inc_ms".into(), 10.into());
+    let mut random = toml::Table::new();
+    random.insert("name".into(), "random".into());
+    random.insert("builtin".into(), "random".into());
+    c.insert("reference".into(), vec![toml::Value::from(random)].into());
+    let upload = c
+        .entry("upload")
+        .or_insert_with(|| toml::Table::new().into())
+        .as_table_mut()
+        .unwrap();
+    upload.insert("max_mb".into(), i64::try_from(max_mb).unwrap().into());
+    toml::to_string(&c).unwrap()
+}
+
+/// `arena serve contest --results results --add-user name [--admin]`: the account's password.
+fn add_user(contest: &Path, results: &Path, name: &str, admin: bool) -> String {
+    let mut cmd = common::arena();
+    cmd.arg("serve")
+        .arg(contest)
+        .arg("--results")
+        .arg(results)
+        .args(["--add-user", name]);
+    if admin {
+        cmd.arg("--admin");
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "--add-user {name}: {}",
+        common::text(&out)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let role = if admin { "organiser" } else { "participant" };
+    let password = lines[0]
+        .strip_prefix(&format!("added {role} {name}; password: "))
+        .unwrap_or_else(|| panic!("--add-user {name} printed {stdout:?}"));
+    let token = lines.last().unwrap();
+    assert!(
+        token.len() == 64 && token.chars().all(|c| c.is_ascii_hexdigit()),
+        "--add-user {name}: the last line is the API token: {stdout:?}"
+    );
+    password.to_string()
+}
+
+/// The built `random` bot: the sibling of the `arena` binary, built now (`cargo build -p bots --bin
+/// random`, into the same target folder and profile) when missing. `None`, after printing why, if it
+/// cannot be built.
+fn random_bot() -> Option<PathBuf> {
+    let arena = Path::new(env!("CARGO_BIN_EXE_arena"));
+    let bot = arena.with_file_name(format!("random{}", std::env::consts::EXE_SUFFIX));
+    if bot.is_file() {
+        return Some(bot);
+    }
+    // <target>/<profile>/arena, or <target>/<triple>/<profile>/arena under --target.
+    let profile_dir = arena.parent()?;
+    let profile = profile_dir.file_name()?.to_str()?;
+    let mut target = profile_dir.parent()?.to_path_buf();
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["build", "--quiet", "-p", "bots", "--bin", "random"]);
+    if !target.join("CACHEDIR.TAG").is_file() {
+        let triple = target.file_name()?.to_owned();
+        cmd.arg("--target").arg(triple);
+        target = target.parent()?.to_path_buf();
+    }
+    cmd.arg("--target-dir").arg(&target);
+    match profile {
+        "debug" => {}
+        "release" => {
+            cmd.arg("--release");
+        }
+        other => {
+            cmd.args(["--profile", other]);
+        }
+    }
+    eprintln!("building the random bot: {cmd:?}");
+    match cmd.status() {
+        Ok(s) if s.success() && bot.is_file() => Some(bot),
+        Ok(s) => {
+            eprintln!(
+                "skipped: {} is missing and `cargo build -p bots --bin random` failed ({s})",
+                bot.display()
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!(
+                "skipped: {} is missing and cargo could not be run: {e}",
+                bot.display()
+            );
+            None
+        }
+    }
+}
+
+/// Evaluates `js` in `tab`: its value as a string, or `None` while the page is between documents (a
+/// navigation or the page's own reload under way) or the value is not a string.
+fn eval_string(tab: &Tab, js: &str) -> Option<String> {
+    tab.evaluate(js, false)
+        .ok()?
+        .value?
+        .as_str()
+        .map(str::to_string)
+}
+
+/// The path of the page in `tab` once it has loaded, or `None`.
+fn loaded_path(tab: &Tab) -> Option<String> {
+    eval_string(
+        tab,
+        "document.readyState === 'complete' ? location.pathname : ''",
+    )
+    .filter(|p| !p.is_empty())
+}
+
+/// The text of the page in `tab` (for failure messages).
+fn page_text(tab: &Tab) -> String {
+    let url = eval_string(tab, "location.href").unwrap_or_default();
+    let text = eval_string(tab, "document.body ? document.body.innerText : ''").unwrap_or_default();
+    format!("the page {url}:\n{text}")
+}
+
+/// Waits until the page in `tab` is a loaded document whose path `want` accepts; returns that path.
+fn wait_for_page(tab: &Tab, server: &Server, what: &str, want: impl Fn(&str) -> bool) -> String {
+    poll(
+        what,
+        || loaded_path(tab).filter(|p| want(p)),
+        || format!("{}\n{}", page_text(tab), server.log()),
+    )
+}
+
+/// Opens `path` of the server in `tab` and waits for it to load.
+fn open(tab: &Tab, server: &Server, path: &str) {
+    tab.navigate_to(&server.url(path))
+        .unwrap()
+        .wait_until_navigated()
+        .unwrap();
+    wait_for_page(tab, server, &format!("{path} to load"), |p| p == path);
+}
+
+/// Enters `text` into the form field `selector` of the page in `tab`: a click on the field, then the
+/// text as one input, as a paste or an input method sends it (`type_str`'s two key events a character
+/// take seconds for a password on a loaded machine).
+fn fill(tab: &Tab, selector: &str, text: &str) {
+    tab.wait_for_element(selector).unwrap().click().unwrap();
+    tab.send_character(text).unwrap();
+    let value = tab
+        .find_element(selector)
+        .unwrap()
+        .call_js_fn("function () { return this.value; }", vec![], false)
+        .unwrap()
+        .value;
+    assert_eq!(
+        value.as_ref().and_then(|v| v.as_str()),
+        Some(text),
+        "the field {selector} holds what was entered"
+    );
+}
+
+/// Who the header shows as logged in (`span.me`: `NAME`, or `NAME (organiser)`), empty when logged
+/// out.
+fn logged_in_as(tab: &Tab) -> String {
+    eval_string(
+        tab,
+        "(() => { const me = document.querySelector('header .me'); \
+         return me && me.querySelector('form[action=\"/logout\"]') ? \
+         me.firstChild.textContent.trim() : ''; })()",
+    )
+    .unwrap_or_default()
+}
+
+/// Logs in through the form of `/login`: lands on `/` with the header showing `shown` (the name, and
+/// ` (organiser)` for the organiser).
+fn log_in(tab: &Tab, server: &Server, name: &str, password: &str, shown: &str) {
+    open(tab, server, "/login");
+    let csrf = eval_string(
+        tab,
+        "document.querySelector('form[action=\"/login\"] input[name=csrf]').value",
+    )
+    .unwrap_or_default();
+    assert_eq!(csrf.len(), 64, "the login form carries a CSRF token");
+    fill(tab, "form[action=\"/login\"] input[name=name]", name);
+    fill(
+        tab,
+        "form[action=\"/login\"] input[name=password]",
+        password,
+    );
+    tab.find_element("form[action=\"/login\"] button[type=submit]")
+        .unwrap()
+        .click()
+        .unwrap();
+    wait_for_page(tab, server, "the login to land on /", |p| p == "/");
+    assert_eq!(
+        logged_in_as(tab),
+        shown,
+        "after logging in\n{}",
+        page_text(tab)
+    );
+}
+
+/// Logs out with the header's button: lands on `/`, logged out.
+fn log_out(tab: &Tab, server: &Server) {
+    let from = loaded_path(tab).unwrap();
+    assert_ne!(
+        from, "/",
+        "log out from another page than / (to see the move)"
+    );
+    tab.find_element("header form[action=\"/logout\"] button")
+        .unwrap()
+        .click()
+        .unwrap();
+    wait_for_page(tab, server, "the logout to land on /", |p| p == "/");
+    assert_eq!(
+        logged_in_as(tab),
+        "",
+        "after logging out\n{}",
+        page_text(tab)
+    );
+    assert!(
+        tab.find_element("header a[href=\"/login\"]").is_ok(),
+        "the header offers to log in again"
+    );
+}
+
+/// The cells of the rows of the table `selector` (the header row left out), as text.
+fn table(tab: &Tab, selector: &str) -> Vec<Vec<String>> {
+    let js = format!(
+        "JSON.stringify(Array.from(document.querySelectorAll('{selector} tr')).slice(1).map(tr => \
+         Array.from(tr.children).map(c => c.textContent.trim())))"
+    );
+    let text = eval_string(tab, &js).unwrap_or_else(|| panic!("no table {selector}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Uploads `bot` as [`BOT`] through the form of `/bots/new` (logged in as a participant), lands on
+/// the bot's page and waits there until its check passes. Returns the bot's id.
+fn upload(tab: &Tab, server: &Server, bot: &Path) -> u64 {
+    open(tab, server, "/bots/new");
+    fill(tab, "form[action=\"/bots\"] input[name=name]", BOT);
+    tab.wait_for_element("form[action=\"/bots\"] input[type=file][name=file]")
+        .unwrap()
+        .set_input_files(&[bot.to_str().unwrap()])
+        .unwrap();
+    tab.find_element("form[action=\"/bots\"] button[type=submit]")
+        .unwrap()
+        .click()
+        .unwrap();
+    let page = wait_for_page(tab, server, "the upload to land on /bots/{id}", |p| {
+        p.strip_prefix("/bots/")
+            .is_some_and(|id| id.parse::<u64>().is_ok())
+    });
+    let id: u64 = page["/bots/".len()..].parse().unwrap();
+    assert!(
+        eval_string(tab, "document.querySelector('main h1').textContent").as_deref() == Some(BOT),
+        "the bot's page is titled with its name\n{}",
+        page_text(tab)
+    );
+
+    // Its check: pending, then passed; the page reloads itself every 3 s meanwhile.
+    let verdict = poll(
+        "the check's verdict on the bot's page",
+        || {
+            eval_string(
+                tab,
+                "(() => { const s = document.querySelector('main table span.passed, main table span.failed'); \
+                 return s ? s.className + ': ' + s.closest('tr').innerText : ''; })()",
+            )
+            .filter(|v| !v.is_empty())
+        },
+        || format!("{}\n{}", page_text(tab), server.log()),
+    );
+    assert!(
+        verdict.starts_with("passed: "),
+        "the check failed: {verdict}\n{}",
+        server.log()
+    );
+    // The page that shows the verdict, once it has loaded (it reloads itself no more).
+    wait_for_page(tab, server, "the bot's page to load", |p| p == page);
+    let versions = table(tab, "main table");
+    assert_eq!(versions.len(), 1, "one version: {versions:?}");
+    assert!(versions[0][0].starts_with("v1"), "{versions:?}");
+    assert_eq!(versions[0][2], "executable", "{versions:?}");
+    let api = server.get_json(&format!("/api/bots/{id}"));
+    assert_eq!(api["name"], BOT, "{api}");
+    assert_eq!(api["check"], "passed", "{api}");
+    assert_eq!(api["active_version"], 1, "{api}");
+    id
+}
+
+/// Starts a test competition with the form of the home page (logged in as the organiser), lands on
+/// its page and waits (through the API) until it is over; then reloads its page, which must say it
+/// finished. Returns its id.
+fn run_competition(tab: &Tab, server: &Server) -> u64 {
+    tab.evaluate(
+        "document.querySelector('form[action=\"/competitions\"] select[name=kind]').value = 'test'",
+        false,
+    )
+    .unwrap();
+    tab.find_element("form[action=\"/competitions\"] button[type=submit]")
+        .unwrap()
+        .click()
+        .unwrap();
+    let page = wait_for_page(
+        tab,
+        server,
+        "starting a competition to land on /competitions/{id}",
+        |p| {
+            p.strip_prefix("/competitions/")
+                .is_some_and(|id| id.parse::<u64>().is_ok())
+        },
+    );
+    let id: u64 = page["/competitions/".len()..].parse().unwrap();
+
+    let api = format!("/api/competitions/{id}");
+    let status = poll(
+        "the competition to end",
+        || {
+            let c = server.get_json(&api);
+            let s = c["status"].as_str().unwrap().to_string();
+            (!matches!(s.as_str(), "scheduled" | "running")).then_some(s)
+        },
+        || format!("{}\n{}", server.get_json(&api), server.log()),
+    );
+    let c = server.get_json(&api);
+    assert_eq!(status, "finished", "{c}\n{}", server.log());
+    assert_eq!(c["kind"], "test", "{c}");
+    assert_eq!(c["games"], 2, "{c}");
+
+    // Its page, which reloads itself while the competition runs, now says it finished.
+    open(tab, server, &page);
+    let shown = eval_string(tab, "document.querySelector('main p strong').textContent");
+    assert_eq!(shown.as_deref(), Some("finished"), "{}", page_text(tab));
+    id
+}
+
+/// Checks the competition page in `tab`: bot `bot_id` among its entries (a link to the bot's page),
+/// and its standings and crosstable: the uploaded bot and the reference bot, 2 games each, no
+/// forfeit.
+fn check_standings(tab: &Tab, bot_id: u64) {
+    assert!(
+        tab.find_element(&format!("main p a[href=\"/bots/{bot_id}\"]"))
+            .is_ok(),
+        "the entries link to the uploaded bot's page\n{}",
+        page_text(tab)
+    );
+    let standings = table(tab, "table#standings");
+    let mut names: Vec<&str> = standings.iter().map(|r| r[1].as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, [BOT, "random"], "standings: {standings:?}");
+    for row in &standings {
+        assert_eq!(row[2], "2", "{} played 2 games: {standings:?}", row[1]);
+        assert_eq!(row[7], "0", "{} forfeited nothing: {standings:?}", row[1]);
+    }
+    let points: Vec<f64> = standings.iter().map(|r| r[3].parse().unwrap()).collect();
+    assert!(
+        (points.iter().sum::<f64>() - 2.0).abs() < 1e-9,
+        "2 games, 2 points: {standings:?}"
+    );
+    let crosstable = table(tab, "table#crosstable");
+    let mut rows: Vec<&str> = crosstable.iter().map(|r| r[0].as_str()).collect();
+    rows.sort_unstable();
+    assert_eq!(rows, [BOT, "random"], "crosstable: {crosstable:?}");
+}
+
+/// The games of competition `id` as the server offers them for download (`games.csv`, saved into
+/// `dir` to be read): 2 games between the uploaded bot and the reference bot.
+fn games_of(server: &Server, id: u64, dir: &Path) -> Vec<GameRecord> {
+    let (code, csv) = server.get(&format!("/competitions/{id}/games.csv"));
+    assert_eq!(code, 200, "games.csv: {csv}");
+    let path = dir.join("games.csv");
+    std::fs::write(&path, csv).unwrap();
+    let records = arena::results::read_games_csv(&path).unwrap();
+    assert_eq!(records.len(), 2, "{records:?}");
+    for r in &records {
+        let mut pair = [r.first.as_str(), r.second.as_str()];
+        pair.sort_unstable();
+        assert_eq!(pair, [BOT, "random"], "game {}", r.id);
+    }
+    records
+}
+
+/// Follows the replay link of the competition page in `tab` to its `report.html`, which must list
+/// every game of `records`, and steps through the longest game ply by ply.
+fn replay(tab: &Tab, server: &Server, id: u64, records: &[GameRecord]) {
+    tab.find_element("a#replay").unwrap().click().unwrap();
+    let report = format!("/competitions/{id}/report.html");
+    wait_for_page(tab, server, "the replay link to open report.html", |p| {
+        p == report
+    });
+    let listed = eval_string(
+        tab,
+        "JSON.stringify(Array.from(document.querySelectorAll('#game-list tr[data-game]')).map(tr => tr.dataset.game))",
+    )
+    .unwrap();
+    let mut listed: Vec<String> = serde_json::from_str(&listed).unwrap();
+    listed.sort_unstable();
+    let mut ids: Vec<String> = records.iter().map(|r| r.id.clone()).collect();
+    ids.sort_unstable();
+    assert_eq!(listed, ids, "the report lists every game");
+    let r = records.iter().max_by_key(|r| r.moves.len()).unwrap();
+    assert!(r.moves.len() >= 7, "{}: {:?}", r.id, r.moves);
+    step_through(tab, r);
+}
+
+#[test]
+fn a_participant_uploads_a_bot_and_the_organisers_competition_replays_in_the_browser() {
+    let Some(chromium) = browser_or_skip() else {
+        return;
+    };
+    let Some(bot) = random_bot() else { return };
+    let started = Instant::now();
+    let lap = |what: &str| eprintln!("{:6.1} s  {what}", started.elapsed().as_secs_f64());
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let bot_mb = std::fs::metadata(&bot).unwrap().len() / (1024 * 1024);
+    let contest = common::write_config(dir.path(), "contest", &contest_config(bot_mb + 8));
+    let organiser = add_user(&contest, &results, "organiser", true);
+    let participant = add_user(&contest, &results, "alice", false);
+    let mut server = Server::start(&contest, &results, dir.path());
+    assert_eq!(server.get_json("/api/health")["status"], "ok");
+    let browser = launch(chromium, &dir.path().join("profile"));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    let console = Console::watch(&tab);
+    lap("arena serve listening, chromium started");
+
+    log_in(&tab, &server, "alice", &participant, "alice");
+    let bot_id = upload(&tab, &server, &bot);
+    lap("bot uploaded, its check passed");
+
+    log_out(&tab, &server);
+    log_in(
+        &tab,
+        &server,
+        "organiser",
+        &organiser,
+        "organiser (organiser)",
+    );
+    let id = run_competition(&tab, &server);
+    check_standings(&tab, bot_id);
+    lap("competition played");
+
+    let records = games_of(&server, id, dir.path());
+    replay(&tab, &server, id, &records);
+    lap("game replayed");
+
+    let errors = console.errors();
+    assert!(
+        errors.is_empty(),
+        "the pages logged errors or threw:\n{}",
+        errors.join("\n")
+    );
+    let status = server.stop();
+    assert!(
+        status.success(),
+        "arena serve stopped with {status}\n{}",
+        server.log()
+    );
+}
