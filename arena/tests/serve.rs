@@ -127,6 +127,20 @@ impl Server {
         )
     }
 
+    /// Posts the urlencoded `body` as a form with the cookie header `cookie` (`name=value`).
+    fn form(&self, path: &str, cookie: &str, body: impl AsRef<str>) -> Answer {
+        request(
+            self.addr,
+            "POST",
+            path,
+            &[
+                ("Cookie", cookie),
+                ("Content-Type", "application/x-www-form-urlencoded"),
+            ],
+            body.as_ref().as_bytes(),
+        )
+    }
+
     fn upload(&self, token: &str, name: &str, file_name: &str, bytes: &[u8]) -> Answer {
         let (ctype, body) = multipart(&[("name", name)], Some(("file", file_name, bytes)));
         let auth = format!("Bearer {token}");
@@ -473,16 +487,7 @@ fn log_in(server: &Server, name: &str, password: &str) -> String {
     let csrf = hidden_csrf(&form.text());
     assert_eq!(csrf, cookie);
     let body = format!("name={name}&password={password}&csrf={csrf}");
-    let a = request(
-        server.addr,
-        "POST",
-        "/login",
-        &[
-            ("Content-Type", "application/x-www-form-urlencoded"),
-            ("Cookie", &format!("arena_form={cookie}")),
-        ],
-        body.as_bytes(),
-    );
+    let a = server.form("/login", &format!("arena_form={cookie}"), body);
     assert_eq!(a.status, 303, "{}", a.text());
     a.cookie("arena_session").expect("a session cookie")
 }
@@ -515,29 +520,19 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
         ("f00d", cookie.as_str()),
         (cookie.as_str(), ""),
     ] {
-        let a = request(
-            server.addr,
-            "POST",
+        let a = server.form(
             "/login",
-            &[
-                ("Content-Type", "application/x-www-form-urlencoded"),
-                ("Cookie", &format!("arena_form={cookie}")),
-            ],
-            format!("name=alice&password={password}&csrf={csrf}").as_bytes(),
+            &format!("arena_form={cookie}"),
+            format!("name=alice&password={password}&csrf={csrf}"),
         );
         assert_eq!(a.status, 403, "{}", a.text());
         assert!(a.text().contains("CSRF"));
         assert!(a.cookie("arena_session").is_none());
     }
-    let wrong = request(
-        server.addr,
-        "POST",
+    let wrong = server.form(
         "/login",
-        &[
-            ("Content-Type", "application/x-www-form-urlencoded"),
-            ("Cookie", &format!("arena_form={cookie}")),
-        ],
-        format!("name=alice&password=nope&csrf={cookie}").as_bytes(),
+        &format!("arena_form={cookie}"),
+        format!("name=alice&password=nope&csrf={cookie}"),
     );
     assert_eq!(wrong.status, 401);
 
@@ -592,27 +587,17 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
 
     // A participant cannot start a competition; the organiser's form can, with its token only.
     let home = request(server.addr, "GET", "/", &[("Cookie", &jar)], b"");
-    let a = request(
-        server.addr,
-        "POST",
+    let a = server.form(
         "/competitions",
-        &[
-            ("Cookie", &jar),
-            ("Content-Type", "application/x-www-form-urlencoded"),
-        ],
-        format!("kind=test&csrf={}", hidden_csrf(&home.text())).as_bytes(),
+        &jar,
+        format!("kind=test&csrf={}", hidden_csrf(&home.text())),
     );
     assert_eq!(a.status, 403, "{}", a.text());
     let org = format!("arena_session={}", log_in(&server, "org", &org_password));
-    let forged = request(
-        server.addr,
-        "POST",
+    let forged = server.form(
         "/competitions",
-        &[
-            ("Cookie", &org),
-            ("Content-Type", "application/x-www-form-urlencoded"),
-        ],
-        format!("kind=test&csrf={}", hidden_csrf(&home.text())).as_bytes(),
+        &org,
+        format!("kind=test&csrf={}", hidden_csrf(&home.text())),
     );
     assert_eq!(
         forged.status,
@@ -625,15 +610,10 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
         json!([])
     );
     let home = request(server.addr, "GET", "/", &[("Cookie", &org)], b"");
-    let a = request(
-        server.addr,
-        "POST",
+    let a = server.form(
         "/competitions",
-        &[
-            ("Cookie", &org),
-            ("Content-Type", "application/x-www-form-urlencoded"),
-        ],
-        format!("kind=test&csrf={}", hidden_csrf(&home.text())).as_bytes(),
+        &org,
+        format!("kind=test&csrf={}", hidden_csrf(&home.text())),
     );
     assert_eq!(a.status, 303, "{}", a.text());
     server.wait_for("/api/competitions/1", |v| v["status"] == "finished");
@@ -641,29 +621,19 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
     // Registration, then logging out ends the session.
     let form = server.get("/register", None);
     let cookie = form.cookie("arena_form").unwrap();
-    let a = request(
-        server.addr,
-        "POST",
+    let a = server.form(
         "/register",
-        &[
-            ("Content-Type", "application/x-www-form-urlencoded"),
-            ("Cookie", &format!("arena_form={cookie}")),
-        ],
-        format!("name=carol&password=longenough&csrf={cookie}").as_bytes(),
+        &format!("arena_form={cookie}"),
+        format!("name=carol&password=longenough&csrf={cookie}"),
     );
     assert_eq!(a.status, 200, "{}", a.text());
     let carol = format!("arena_session={}", a.cookie("arena_session").unwrap());
     let page = request(server.addr, "GET", "/", &[("Cookie", &carol)], b"");
     assert!(page.text().contains("carol"));
-    let a = request(
-        server.addr,
-        "POST",
+    let a = server.form(
         "/logout",
-        &[
-            ("Cookie", &carol),
-            ("Content-Type", "application/x-www-form-urlencoded"),
-        ],
-        format!("csrf={}", hidden_csrf(&page.text())).as_bytes(),
+        &carol,
+        format!("csrf={}", hidden_csrf(&page.text())),
     );
     assert_eq!(a.status, 303);
     let page = request(server.addr, "GET", "/", &[("Cookie", &carol)], b"");
@@ -704,6 +674,19 @@ fn a_scheduled_test_competition_starts_by_itself() {
     );
 }
 
+/// A contest with a slow reference bot (40 ms a move), so a competition of it, `random` and one
+/// upload (12 games) is still running seconds after it starts; its organiser's and a participant's
+/// tokens.
+fn slow_contest(dir: &Path) -> (PathBuf, String, String) {
+    let refs = format!(
+        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
+    );
+    let contest = contest(dir, &refs, 4, "");
+    let (_, org) = add_user(dir, &contest, "org", true);
+    let (_, alice) = add_user(dir, &contest, "alice", false);
+    (contest, org, alice)
+}
+
 #[test]
 fn sigkill_at_any_moment_loses_nothing() {
     if skip_without_bwrap() {
@@ -711,13 +694,7 @@ fn sigkill_at_any_moment_loses_nothing() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    // A slow reference bot, so the competition is still running when the server is killed.
-    let refs = format!(
-        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
-    );
-    let contest = contest(dir, &refs, 4, "");
-    let (_, org) = add_user(dir, &contest, "org", true);
-    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let (contest, org, alice) = slow_contest(dir);
     let data = dir.join("results/c4test");
 
     // Killed while an upload is half sent: nothing recorded.
@@ -793,12 +770,7 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let refs = format!(
-        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
-    );
-    let contest = contest(dir, &refs, 4, "");
-    let (_, org) = add_user(dir, &contest, "org", true);
-    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let (contest, org, alice) = slow_contest(dir);
     let server = Server::start(dir, &contest);
     assert_eq!(
         server

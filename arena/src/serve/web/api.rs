@@ -82,11 +82,7 @@ async fn bots(State(app): State<Arc<App>>) -> ApiResult {
 }
 
 async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
-    let bot = app
-        .db
-        .bot(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    let bot = crate::serve::web::bot_or_404(&app, id).await?;
     let versions = app.db.versions(id).await?;
     let latest = versions.first();
     let active = versions.iter().find(|v| Some(v.id) == bot.active_version);
@@ -125,10 +121,7 @@ async fn disqualify(
 ) -> ApiResult {
     admin(&user)?;
     let Json(d) = body.map_err(json_error)?;
-    app.db
-        .bot(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    crate::serve::web::bot_or_404(&app, id).await?;
     app.db.set_disqualified(id, d.disqualified).await?;
     Ok(Json(json!({ "id": id, "disqualified": d.disqualified })))
 }
@@ -176,11 +169,7 @@ async fn competitions(State(app): State<Arc<App>>) -> ApiResult {
 
 /// `scheduled` | `running` | `paused` | `finished` | `cancelled`, with the standings.
 async fn competition(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
-    let c = app
-        .db
-        .competition(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let c = crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
     let entries = app.db.entries(id).await?;
     Ok(Json(json!({
@@ -208,10 +197,7 @@ async fn competition_action(
 
 /// The games of competition `id` in progress: `[{"id", "first", "second", "moves", "board"}]`.
 async fn live(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
-    app.db
-        .competition(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    crate::serve::web::competition_or_404(&app, id).await?;
     Ok(Json(
         serde_json::to_value(app.live.of(id)).map_err(anyhow::Error::from)?,
     ))

@@ -87,6 +87,31 @@ impl From<sqlx::Error> for HttpError {
     }
 }
 
+/// Competition `id`, or 404.
+///
+/// # Errors
+/// No such competition (404), a database error.
+pub async fn competition_or_404(
+    app: &App,
+    id: i64,
+) -> Result<crate::serve::db::Competition, HttpError> {
+    app.db
+        .competition(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))
+}
+
+/// Bot `id`, or 404.
+///
+/// # Errors
+/// No such bot (404), a database error.
+pub async fn bot_or_404(app: &App, id: i64) -> Result<crate::serve::db::Bot, HttpError> {
+    app.db
+        .bot(id)
+        .await?
+        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))
+}
+
 /// An API error: `{"error": "…"}` with the status.
 #[derive(Debug)]
 pub struct ApiError(pub HttpError);

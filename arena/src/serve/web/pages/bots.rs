@@ -78,11 +78,7 @@ pub async fn upload(
 }
 
 pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response, PageError> {
-    let bot = app
-        .db
-        .bot(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    let bot = crate::serve::web::bot_or_404(app, id).await?;
     let versions = app.db.versions(id).await?;
     let mine = viewer.user.as_ref().is_some_and(|u| u.id == bot.owner);
     let pending = versions
@@ -163,11 +159,7 @@ async fn authored(
     user: Option<&User>,
     id: i64,
 ) -> Result<crate::serve::db::Bot, HttpError> {
-    let bot = app
-        .db
-        .bot(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    let bot = crate::serve::web::bot_or_404(app, id).await?;
     match user {
         Some(u) if u.id == bot.owner => Ok(bot),
         _ => Err(HttpError::forbidden(
@@ -293,10 +285,7 @@ pub async fn disqualify(
     Form(f): Form<DisqualifyForm>,
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;
-    app.db
-        .bot(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("bot {id}")))?;
+    crate::serve::web::bot_or_404(&app, id).await?;
     app.db.set_disqualified(id, f.disqualified).await?;
     Ok(Redirect::to(&format!("/bots/{id}")).into_response())
 }

@@ -45,11 +45,7 @@ pub async fn create(app: &App, kind: &str) -> Result<i64, HttpError> {
 /// # Errors
 /// No such competition (404), an unknown action or one its status does not allow (409).
 pub async fn act(app: &Arc<App>, id: i64, action: &str) -> Result<String, HttpError> {
-    let c = app
-        .db
-        .competition(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let c = crate::serve::web::competition_or_404(app, id).await?;
     let conflict = || {
         HttpError::new(
             axum::http::StatusCode::CONFLICT,
@@ -198,11 +194,7 @@ pub async fn show(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    let c = app
-        .db
-        .competition(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let c = crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
     let entries = app.db.entries(id).await?;
     let x = &table.report.crosstable;
@@ -274,10 +266,7 @@ pub async fn report(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    app.db
-        .competition(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
     let dir = app.data.competition(id);
     let html = crate::report::html::page_of(
@@ -293,10 +282,7 @@ pub async fn games_csv(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    app.db
-        .competition(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    crate::serve::web::competition_or_404(&app, id).await?;
     let mut bytes = std::fs::read(app.data.competition(id).join("games.csv")).unwrap_or_default();
     // Complete lines only: a run may be appending.
     bytes.truncate(bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1));
@@ -317,10 +303,7 @@ pub async fn download(
     State(app): State<Arc<App>>,
     Path((id, format)): Path<(i64, String)>,
 ) -> Result<Response, PageError> {
-    app.db
-        .competition(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
     let event = format!("{} competition {id}", app.contest.config.name);
     let records = &table.records;
@@ -363,11 +346,7 @@ pub async fn live(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    let c = app
-        .db
-        .competition(id)
-        .await?
-        .ok_or_else(|| HttpError::not_found(format!("competition {id}")))?;
+    let c = crate::serve::web::competition_or_404(&app, id).await?;
     let games = app.live.of(id);
     let body = html! {
         p { a href={ "/competitions/" (id) } { "Competition " (id) } " is " (c.status) "; " (games.len()) " game(s) in progress." }
