@@ -875,3 +875,47 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
     let c = server.post_json(&format!("/api/competitions/{next}/cancel"), &org, "");
     assert_eq!(c.json().unwrap()["status"], "cancelled", "{}", c.text());
 }
+
+#[test]
+fn a_competition_that_cannot_resume_waits_paused_with_the_reason() {
+    if skip_without_bwrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (contest, org, _) = slow_contest(dir);
+    let server = Server::start(dir, &contest);
+    let id = server
+        .post_json("/api/competitions", &org, "{}")
+        .json()
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let csv = dir.join(format!(
+        "results/c4test/competitions/competition-{id}/games.csv"
+    ));
+    let start = Instant::now();
+    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{}",
+            log_of(dir)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.kill9();
+    // The organiser changes the time control: the recorded games were played under another.
+    let text = std::fs::read_to_string(&contest).unwrap();
+    std::fs::write(&contest, text.replace("time_ms = 5000", "time_ms = 6000")).unwrap();
+    let server = Server::start(dir, &contest);
+    let c = server.wait_for(&format!("/api/competitions/{id}"), |v| {
+        v["status"] == "paused"
+    });
+    let detail = c["detail"].as_str().unwrap();
+    assert!(detail.contains("6000"), "{c}");
+    let page = server.get(&format!("/competitions/{id}"), None).text();
+    assert!(
+        page.contains("Stopped: ") && page.contains("6000"),
+        "{page}"
+    );
+}

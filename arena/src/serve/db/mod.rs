@@ -71,6 +71,8 @@ pub struct Competition {
     pub created_ms: i64,
     pub started_ms: Option<i64>,
     pub finished_ms: Option<i64>,
+    /// Why it stopped by itself, if it did (it is then paused).
+    pub detail: String,
 }
 
 /// A bot in a competition, as snapshotted when it was created.
@@ -104,7 +106,7 @@ const BOT: &str = "SELECT b.id, b.name, b.owner, u.name AS owner_name, b.active_
 const VERSION: &str = "SELECT id, bot_id, number, hash, manifest, kind, bytes, uploaded_ms, \
                        check_status, check_detail, checked_ms FROM versions";
 const COMPETITION: &str =
-    "SELECT id, kind, status, created_ms, started_ms, finished_ms FROM competitions";
+    "SELECT id, kind, status, created_ms, started_ms, finished_ms, detail FROM competitions";
 
 impl Db {
     /// Opens (creating it if missing) the SQLite file `path` in WAL mode with `synchronous = FULL`
@@ -577,6 +579,19 @@ impl Db {
         .execute(&self.pool)
         .await?;
         Ok(r.rows_affected() == 1)
+    }
+
+    /// Sets why competition `id` stopped by itself (empty: clears it).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_detail(&self, id: i64, detail: &str) -> Result<()> {
+        sqlx::query("UPDATE competitions SET detail = $1 WHERE id = $2")
+            .bind(detail)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// When the newest competition of `kind` was created, if any.

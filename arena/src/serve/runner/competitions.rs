@@ -26,8 +26,9 @@ pub async fn run(app: Arc<App>) {
             Ok(Some(c)) => {
                 if let Err(e) = play(&app, &c).await {
                     crate::errln!("arena serve: competition {}: {e:#}", c.id);
-                    // Not retried in a loop: it waits, paused, for the organiser.
+                    // Not retried in a loop: it waits, paused, for the organiser, with the reason.
                     let _ = app.db.set_status(c.id, None, "paused").await;
+                    let _ = app.db.set_detail(c.id, &format!("{e:#}")).await;
                 }
                 continue;
             }
@@ -87,7 +88,9 @@ pub async fn plan_of(app: &App, id: i64) -> Result<(String, crate::plan::Plan)> 
         )?);
     }
     let config = app.contest.competition(id, bots)?;
-    let plan = app.contest.plan(&config)?;
+    let mut plan = app.contest.plan(&config)?;
+    // A knockout seeded from an earlier results folder, as `arena run` seeds it.
+    crate::pairing::seed(&mut plan)?;
     Ok((config.to_toml()?, plan))
 }
 

@@ -176,6 +176,7 @@ async fn competition(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiRes
         "id": c.id,
         "kind": c.kind,
         "status": c.status,
+        "detail": c.detail,
         "created_ms": c.created_ms,
         "started_ms": c.started_ms,
         "finished_ms": c.finished_ms,

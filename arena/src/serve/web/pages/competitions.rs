@@ -72,6 +72,7 @@ pub async fn act(app: &Arc<App>, id: i64, action: &str) -> Result<String, HttpEr
             if !app.db.set_status(id, Some(&["paused"]), "running").await? {
                 return Err(conflict());
             }
+            app.db.set_detail(id, "").await?;
             app.wake_competitions.notify_one();
         }
         "cancel" => {
@@ -203,6 +204,7 @@ pub async fn show(
     let body = html! {
         p { (c.kind) " competition, " strong { (c.status) } ", " (table.records.len()) " games recorded. Created " (when(c.created_ms))
             @if let Some(s) = c.started_ms { ", started " (when(s)) } @if let Some(f) = c.finished_ms { ", ended " (when(f)) } "." }
+        @if !c.detail.is_empty() { p.error { "Stopped: " (c.detail) } }
         p { "Entries: " @for (i, e) in entries.iter().enumerate() {
             @if i > 0 { ", " }
             @if let Some(b) = e.bot_id { a href={ "/bots/" (b) } { (e.name) } } @else { (e.name) " (reference)" }
