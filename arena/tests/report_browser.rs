@@ -5,189 +5,20 @@
 //! `data-dead`, `data-house` attributes) must equal the position the `games` crate reaches after that
 //! many plies. Besides tournaments of built-in bots, Dots games are written straight into a results
 //! folder: random full games on 39×32 and a game made to go through the house rule (R9), whose tests
-//! assert that the plies they compare hold house points.
+//! assert that the plies they compare hold house points. No page may log an error or throw.
 //!
 //! Needs Debian's `chromium` (`.ci/run` installs it); without it the test prints why and skips.
 
 mod common;
 
-use std::collections::BTreeSet;
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use arena::record::GameRecord;
-use games::dots::Point;
-use games::{Connect4, Dots, Game, GameSpec, TicTacToe};
-use headless_chrome::{Browser, LaunchOptions, Tab};
-
-/// The browser: `chromium` on the PATH (Debian's package), or `None`.
-fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("chromium"))
-        .find(|p| p.is_file())
-}
-
-/// Headless Chromium with a fresh profile in `profile`, as root needs it (no sandbox), and no traffic of
-/// its own (no component updates, sync, background networking).
-fn launch(exe: PathBuf, profile: &Path) -> Browser {
-    let args: Vec<&OsStr> = [
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ]
-    .iter()
-    .map(OsStr::new)
-    .collect();
-    let opts = LaunchOptions::default_builder()
-        .path(Some(exe))
-        .headless(true)
-        .sandbox(false)
-        .window_size(Some((1200, 1000)))
-        .user_data_dir(Some(profile.to_path_buf()))
-        .idle_browser_timeout(Duration::from_secs(120))
-        .args(args)
-        .build()
-        .expect("launch options");
-    Browser::new(opts).expect("starting chromium")
-}
-
-/// One piece as the test compares it: `cell owner captured dead house`, e.g. `5-5 second 1  ` for a
-/// captured dot, `4-4 first  1 ` for an empty point inside a base of the first player, `6-2 second   1`
-/// for an empty point inside a house of the second player.
-fn piece(cell: &str, owner: games::Player, captured: &str, dead: &str, house: &str) -> String {
-    format!("{cell} {owner} {captured} {dead} {house}")
-}
-
-/// The owner (`first`, `second`) of a `piece` that is a house point (its fifth field is `1`), else
-/// `None`.
-fn house_owner(piece: &str) -> Option<&str> {
-    let fields: Vec<&str> = piece.split(' ').collect();
-    (fields.get(4) == Some(&"1")).then(|| fields[1])
-}
-
-/// The pieces the page draws now, the ply and score it says it shows, and its line about the last move.
-fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String, String) {
-    let js =
-        "JSON.stringify({ply: +document.querySelector('#board svg').getAttribute('data-ply'), \
-              score: document.querySelector('#board svg').getAttribute('data-score') || '', \
-              info: document.getElementById('move-info').textContent, \
-              pieces: Array.from(document.querySelectorAll('#board [data-cell]')).map(e => \
-              [e.dataset.cell, e.dataset.owner, e.dataset.captured || '', e.dataset.dead || '', \
-              e.dataset.house || ''].join(' '))})";
-    let value = tab.evaluate(js, false).expect("evaluate").value;
-    let text = value
-        .and_then(|v| v.as_str().map(str::to_string))
-        .expect("a string");
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let pieces = v["pieces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap().to_string())
-        .collect();
-    (
-        pieces,
-        v["ply"].as_u64().unwrap(),
-        v["score"].as_str().unwrap().to_string(),
-        v["info"].as_str().unwrap().to_string(),
-    )
-}
-
-/// The pieces of the games crate's position after the first `ply` plies of `r`, and the Dots score
-/// (`a:b`, empty for the other games).
-fn expected(r: &GameRecord, ply: usize) -> (BTreeSet<String>, String) {
-    let spec: GameSpec = format!("{} {}", r.game, r.variant).parse().unwrap();
-    let moves = r.moves[..ply].iter().map(String::as_str);
-    let mut out = BTreeSet::new();
-    match spec {
-        GameSpec::TicTacToe { width, height, k } => {
-            let mut pos = TicTacToe::new(width, height, k);
-            games::play_moves(&mut pos, moves).unwrap();
-            for col in 0..width {
-                for row in 0..height {
-                    if let Some(p) = pos.get(col, row) {
-                        let cell = format!("{}{}", char::from(b'a' + col), row + 1);
-                        out.insert(piece(&cell, p, "", "", ""));
-                    }
-                }
-            }
-            (out, String::new())
-        }
-        GameSpec::Connect4 { width, height } => {
-            let mut pos = Connect4::new(width, height);
-            games::play_moves(&mut pos, moves).unwrap();
-            for col in 0..width {
-                for row in 0..height {
-                    if let Some(p) = pos.get(col, row) {
-                        out.insert(piece(&format!("{}-{}", col + 1, row + 1), p, "", "", ""));
-                    }
-                }
-            }
-            (out, String::new())
-        }
-        GameSpec::Dots {
-            width,
-            height,
-            start,
-        } => {
-            let mut pos = Dots::with_setup(width, height, start, &r.setup).unwrap();
-            games::play_moves(&mut pos, moves).unwrap();
-            for (x, y, point) in pos.points() {
-                let cell = format!("{x}-{y}");
-                match point {
-                    Point::Dot(p) => out.insert(piece(&cell, p, "0", "", "")),
-                    Point::Captured(p) => out.insert(piece(&cell, p, "1", "", "")),
-                    Point::Dead(p) => out.insert(piece(&cell, p, "", "1", "")),
-                    Point::House(p) => out.insert(piece(&cell, p, "", "", "1")),
-                    Point::Empty => false,
-                };
-            }
-            let s = pos.score().unwrap();
-            (out, format!("{}:{}", s[0], s[1]))
-        }
-    }
-}
-
-/// Asserts that the page shows `r` after `ply` plies. Returns the number of house points (Dots, R9) of
-/// the first and of the second player in that position, so that a test can tell it compared some.
-fn check(tab: &Tab, r: &GameRecord, ply: usize) -> [usize; 2] {
-    let (pieces, shown_ply, score, info) = shown(tab);
-    let (want, want_score) = expected(r, ply);
-    let houses = ["first", "second"].map(|owner| {
-        want.iter()
-            .filter(|p| house_owner(p) == Some(owner))
-            .count()
-    });
-    assert_eq!(
-        shown_ply, ply as u64,
-        "{}: the page is at another ply",
-        r.id
-    );
-    let missing: Vec<&String> = want.difference(&pieces).collect();
-    let extra: Vec<&String> = pieces.difference(&want).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "{} after {ply} plies: the page lacks {missing:?} and shows {extra:?} that the rules do not have",
-        r.id
-    );
-    assert_eq!(score, want_score, "{} after {ply} plies: score", r.id);
-    // The time the last move took, as games.csv has it (none for an opening ply).
-    if let Some(ms) = ply
-        .checked_sub(r.opening.len() + 1)
-        .and_then(|k| r.move_ms.get(k))
-    {
-        assert!(
-            info.contains(&format!("in {ms} ms")),
-            "{} after {ply} plies: {info:?} lacks the move's {ms} ms",
-            r.id
-        );
-    }
-    houses
-}
+use common::browser::{browser_or_skip, check, launch, open_game, slide_to, step_through, Console};
+use games::{Dots, Game};
+use headless_chrome::{Browser, Tab};
 
 /// Runs `config` (a tournament named `name`) into `dir`, opens its report in Chromium, clicks game `pick`
 /// of its records, and checks the board at every ply ([`step_through`]). Returns the game checked.
@@ -207,74 +38,22 @@ fn replay_in_browser(
     assert!(report.is_file(), "the run wrote no report.html");
 
     let browser = launch(exe, &dir.path().join("profile"));
-    let tab = open_report(&browser, &report);
+    let (tab, console) = open_report(&browser, &report);
     step_through(&tab, &r);
+    console.assert_no_errors();
     r
 }
 
-/// A new tab of `browser` on the page `report`.
-fn open_report(browser: &Browser, report: &Path) -> std::sync::Arc<Tab> {
+/// A new tab of `browser` on the page `report`, and the errors it logs or throws from the start.
+fn open_report(browser: &Browser, report: &Path) -> (Arc<Tab>, Console) {
     let tab = browser.new_tab().unwrap();
     tab.set_default_timeout(Duration::from_secs(30));
+    let console = Console::watch(&tab);
     tab.navigate_to(&format!("file://{}", report.display()))
         .unwrap()
         .wait_until_navigated()
         .unwrap();
-    tab
-}
-
-/// Clicks game `r` in the list of the page in `tab` and waits for its board (at its last ply).
-fn open_game(tab: &Tab, r: &GameRecord) {
-    tab.wait_for_element(&format!("#game-list tr[data-game=\"{}\"]", r.id))
-        .unwrap()
-        .click()
-        .unwrap();
-    tab.wait_for_element(&format!("#board svg[data-game=\"{}\"]", r.id))
-        .unwrap();
-}
-
-/// Moves the ply slider of the page in `tab` to `ply`, as a user drags it: its value, then an input
-/// event.
-fn slide_to(tab: &Tab, ply: usize) {
-    tab.evaluate(
-        &format!(
-            "(() => {{ const s = document.getElementById('ply'); s.value = {ply}; \
-             s.dispatchEvent(new Event('input')); return 1; }})()"
-        ),
-        false,
-    )
-    .unwrap();
-}
-
-/// Opens game `r` in the page in `tab` and checks the board at every ply: at its last ply as it opens,
-/// from the start with the next button, one back with the left arrow, to the start with Home and to the
-/// end with End, then the middle through the slider. Returns the house points of the first and of the
-/// second player summed over the plies checked.
-fn step_through(tab: &Tab, r: &GameRecord) -> [usize; 2] {
-    let mut houses = [0; 2];
-    let mut add = |h: [usize; 2]| {
-        houses[0] += h[0];
-        houses[1] += h[1];
-    };
-    open_game(tab, r);
-    let n = r.moves.len();
-    add(check(tab, r, n));
-    tab.find_element("#first").unwrap().click().unwrap();
-    add(check(tab, r, 0));
-    let next = tab.find_element("#next").unwrap();
-    for ply in 1..=n {
-        next.click().unwrap();
-        add(check(tab, r, ply));
-    }
-    tab.press_key("ArrowLeft").unwrap();
-    add(check(tab, r, n - 1));
-    tab.press_key("Home").unwrap();
-    add(check(tab, r, 0));
-    tab.press_key("End").unwrap();
-    add(check(tab, r, n));
-    slide_to(tab, n / 2);
-    add(check(tab, r, n / 2));
-    houses
+    (tab, console)
 }
 
 /// Writes `records` into the results folder `results` (its `games.csv`) and runs `arena report` on it.
@@ -330,15 +109,6 @@ fn dots_record(k: u32, variant: &str, moves: Vec<String>, pos: &Dots) -> GameRec
         seed: k.into(),
         date: String::new(),
     }
-}
-
-/// `Some(chromium)`, or `None` after printing why the test skips.
-fn browser_or_skip() -> Option<PathBuf> {
-    let exe = chromium();
-    if exe.is_none() {
-        eprintln!("skipped: no chromium on the PATH (Debian: apt-get install chromium; .ci/run installs it)");
-    }
-    exe
 }
 
 #[test]
@@ -478,7 +248,7 @@ fn full_random_dots_games_in_the_report_match_the_rules_every_25_plies() {
     }
 
     let browser = launch(exe, &dir.path().join("profile"));
-    let tab = open_report(&browser, &report);
+    let (tab, console) = open_report(&browser, &report);
     for r in &records {
         open_game(&tab, r);
         let n = r.moves.len();
@@ -495,6 +265,7 @@ fn full_random_dots_games_in_the_report_match_the_rules_every_25_plies() {
             r.id
         );
     }
+    console.assert_no_errors();
 }
 
 /// A 12×8 game from an empty board made to go through the house rule (R9) and its exception, checked at
@@ -533,10 +304,11 @@ fn dots_houses_in_the_report_follow_the_rules_ply_by_ply() {
     let dir = tempfile::tempdir().unwrap();
     let report = report_of(&dir.path().join("houses"), std::slice::from_ref(&r));
     let browser = launch(exe, &dir.path().join("profile"));
-    let tab = open_report(&browser, &report);
+    let (tab, console) = open_report(&browser, &report);
     let houses = step_through(&tab, &r);
     assert!(
         houses[0] > 0 && houses[1] > 0,
         "the plies checked have house points of both players: {houses:?}"
     );
+    console.assert_no_errors();
 }

@@ -1,27 +1,27 @@
 //! End-to-end test of the contest server (`arena serve`) in a real browser: the real binary serves a
 //! Connect Four contest (configs/contest-connect4.toml made fast: one reference bot, 2 games a pair,
 //! 1 s + 10 ms a game, no schedule) from a temporary results folder, and headless Chromium, through
-//! the pages only, logs in as a participant, uploads the workspace's `random` bot through the file
-//! input, waits for its check to pass on the bot's page (which reloads itself while the check is
-//! pending), logs out, logs in as the organiser, starts a test competition from the home page's form,
-//! waits for it to finish, reads its standings and crosstable, follows the replay link to its
-//! `report.html` and steps through a game ply by ply, checking the board against the `games` crate
-//! (as `tests/report_browser.rs` does). No page may log an error or throw.
+//! the pages only, logs in as a participant, uploads the sh bot of configs/upload-example through
+//! the file input, waits for its check to pass on the bot's page (which reloads itself while the
+//! check is pending), logs out, logs in as the organiser, starts a test competition from the home
+//! page's form, waits for it to finish, reads its standings and crosstable, follows the replay link
+//! to its `report.html` and steps through a game ply by ply, checking the board against the `games`
+//! crate (as `tests/report_browser.rs` does). No page may log an error or throw.
 //!
 //! Needs Debian's `chromium` (`.ci/run` installs it) and bubblewrap (the uploads are sandboxed);
-//! without chromium, or without the `random` bot's executable, the test prints why and skips.
+//! without chromium the test prints why and skips.
 //! Run: `cargo test -p arena --features browser --test serve_browser`.
 
 mod common;
 
 use std::fs::File;
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use arena::record::GameRecord;
+use arena::serve::client::{request, Answer};
 use common::browser::{browser_or_skip, launch, step_through, Console};
 use headless_chrome::Tab;
 
@@ -53,7 +53,7 @@ fn poll<T>(what: &str, mut probe: impl FnMut() -> Option<T>, describe: impl Fn()
 struct Server {
     child: Child,
     /// `127.0.0.1:PORT`.
-    addr: String,
+    addr: SocketAddr,
     stderr: PathBuf,
 }
 
@@ -75,7 +75,7 @@ impl Server {
             .expect("starting arena serve");
         let mut server = Server {
             child,
-            addr: String::new(),
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             stderr,
         };
         let start = Instant::now();
@@ -92,7 +92,10 @@ impl Server {
                 .find_map(|l| l.strip_prefix("listening on http://"))
                 .filter(|_| text.ends_with('\n'))
             {
-                server.addr = addr.trim_end_matches('/').to_string();
+                server.addr = addr
+                    .trim_end_matches('/')
+                    .parse()
+                    .unwrap_or_else(|e| panic!("arena serve listens on {addr:?}: {e}"));
                 return server;
             }
             assert!(
@@ -135,41 +138,19 @@ impl Server {
         self.child.wait().unwrap()
     }
 
-    /// `GET path` over plain HTTP/1.1 (one connection, closed after): the status and the body.
-    fn get(&self, path: &str) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.addr).expect("connecting to arena serve");
-        stream.set_read_timeout(Some(PATIENCE)).unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        )
-        .unwrap();
-        let mut bytes = Vec::new();
-        stream.read_to_end(&mut bytes).unwrap();
-        let text = String::from_utf8(bytes).expect("a UTF-8 response");
-        let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP response");
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .expect("a status line");
-        let chunked = head
-            .lines()
-            .any(|l| l.eq_ignore_ascii_case("transfer-encoding: chunked"));
-        let body = if chunked {
-            dechunk(body)
-        } else {
-            body.to_string()
-        };
-        (status, body)
+    /// `GET path` (the library's client: one connection, closed after).
+    fn get(&self, path: &str) -> Answer {
+        request(self.addr, "GET", path, &[], &[])
+            .unwrap_or_else(|e| panic!("GET {path}: {e:#}\n{}", self.log()))
     }
 
     /// `GET path`, which must answer 200 with JSON.
     fn get_json(&self, path: &str) -> serde_json::Value {
-        let (status, body) = self.get(path);
-        assert_eq!(status, 200, "GET {path}: {body}");
-        serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: {e}: {body}"))
+        let answer = self.get(path);
+        assert_eq!(answer.status, 200, "GET {path}: {}", answer.text());
+        answer
+            .json()
+            .unwrap_or_else(|e| panic!("GET {path}: {e:#}"))
     }
 }
 
@@ -179,24 +160,9 @@ impl Drop for Server {
     }
 }
 
-/// The body of a `Transfer-Encoding: chunked` response.
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    loop {
-        let (size, rest) = body.split_once("\r\n").expect("a chunk's size line");
-        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
-        if size == 0 {
-            return out;
-        }
-        out.push_str(&rest[..size]);
-        body = &rest[size + 2..];
-    }
-}
-
 /// The configs/contest-connect4.toml contest made fast: no `[schedule]` (only the organiser starts
-/// competitions), 2 games a pair, 1 s + 10 ms a game, the builtin `random` as the only reference bot,
-/// and uploads up to `max_mb` MiB (a debug build of a bot is larger than the example's 20).
-fn contest_config(max_mb: u64) -> String {
+/// competitions), 2 games a pair, 1 s + 10 ms a game, the builtin `random` as the only reference bot.
+fn contest_config() -> String {
     let example = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../configs/contest-connect4.toml"
@@ -213,12 +179,6 @@ fn contest_config(max_mb: u64) -> String {
     random.insert("name".into(), "random".into());
     random.insert("builtin".into(), "random".into());
     c.insert("reference".into(), vec![toml::Value::from(random)].into());
-    let upload = c
-        .entry("upload")
-        .or_insert_with(|| toml::Table::new().into())
-        .as_table_mut()
-        .unwrap();
-    upload.insert("max_mb".into(), i64::try_from(max_mb).unwrap().into());
     toml::to_string(&c).unwrap()
 }
 
@@ -251,57 +211,6 @@ fn add_user(contest: &Path, results: &Path, name: &str, admin: bool) -> String {
         "--add-user {name}: the last line is the API token: {stdout:?}"
     );
     password.to_string()
-}
-
-/// The built `random` bot: the sibling of the `arena` binary, built now (`cargo build -p bots --bin
-/// random`, into the same target folder and profile) when missing. `None`, after printing why, if it
-/// cannot be built.
-fn random_bot() -> Option<PathBuf> {
-    let arena = Path::new(env!("CARGO_BIN_EXE_arena"));
-    let bot = arena.with_file_name(format!("random{}", std::env::consts::EXE_SUFFIX));
-    if bot.is_file() {
-        return Some(bot);
-    }
-    // <target>/<profile>/arena, or <target>/<triple>/<profile>/arena under --target.
-    let profile_dir = arena.parent()?;
-    let profile = profile_dir.file_name()?.to_str()?;
-    let mut target = profile_dir.parent()?.to_path_buf();
-    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["build", "--quiet", "-p", "bots", "--bin", "random"]);
-    if !target.join("CACHEDIR.TAG").is_file() {
-        let triple = target.file_name()?.to_owned();
-        cmd.arg("--target").arg(triple);
-        target = target.parent()?.to_path_buf();
-    }
-    cmd.arg("--target-dir").arg(&target);
-    match profile {
-        "debug" => {}
-        "release" => {
-            cmd.arg("--release");
-        }
-        other => {
-            cmd.args(["--profile", other]);
-        }
-    }
-    eprintln!("building the random bot: {cmd:?}");
-    match cmd.status() {
-        Ok(s) if s.success() && bot.is_file() => Some(bot),
-        Ok(s) => {
-            eprintln!(
-                "skipped: {} is missing and `cargo build -p bots --bin random` failed ({s})",
-                bot.display()
-            );
-            None
-        }
-        Err(e) => {
-            eprintln!(
-                "skipped: {} is missing and cargo could not be run: {e}",
-                bot.display()
-            );
-            None
-        }
-    }
 }
 
 /// Evaluates `js` in `tab`: its value as a string, or `None` while the page is between documents (a
@@ -575,8 +484,9 @@ fn check_standings(tab: &Tab, bot_id: u64) {
 /// The games of competition `id` as the server offers them for download (`games.csv`, saved into
 /// `dir` to be read): 2 games between the uploaded bot and the reference bot.
 fn games_of(server: &Server, id: u64, dir: &Path) -> Vec<GameRecord> {
-    let (code, csv) = server.get(&format!("/competitions/{id}/games.csv"));
-    assert_eq!(code, 200, "games.csv: {csv}");
+    let answer = server.get(&format!("/competitions/{id}/games.csv"));
+    let csv = answer.text();
+    assert_eq!(answer.status, 200, "games.csv: {csv}");
     let path = dir.join("games.csv");
     std::fs::write(&path, csv).unwrap();
     let records = arena::results::read_games_csv(&path).unwrap();
@@ -617,13 +527,17 @@ fn a_participant_uploads_a_bot_and_the_organisers_competition_replays_in_the_bro
     let Some(chromium) = browser_or_skip() else {
         return;
     };
-    let Some(bot) = random_bot() else { return };
+    // Canonical: Chromium refuses to upload a path with `..` in it (the form's POST fails with
+    // ERR_ACCESS_DENIED).
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../configs/upload-example/bot.sh")
+        .canonicalize()
+        .unwrap();
     let started = Instant::now();
     let lap = |what: &str| eprintln!("{:6.1} s  {what}", started.elapsed().as_secs_f64());
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results");
-    let bot_mb = std::fs::metadata(&bot).unwrap().len() / (1024 * 1024);
-    let contest = common::write_config(dir.path(), "contest", &contest_config(bot_mb + 8));
+    let contest = common::write_config(dir.path(), "contest", &contest_config());
     let organiser = add_user(&contest, &results, "organiser", true);
     let participant = add_user(&contest, &results, "alice", false);
     let mut server = Server::start(&contest, &results, dir.path());
@@ -654,12 +568,7 @@ fn a_participant_uploads_a_bot_and_the_organisers_competition_replays_in_the_bro
     replay(&tab, &server, id, &records);
     lap("game replayed");
 
-    let errors = console.errors();
-    assert!(
-        errors.is_empty(),
-        "the pages logged errors or threw:\n{}",
-        errors.join("\n")
-    );
+    console.assert_no_errors();
     let status = server.stop();
     assert!(
         status.success(),

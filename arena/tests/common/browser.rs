@@ -4,8 +4,8 @@
 //! `/competitions/{id}/report.html`), checking the board the page draws against the `games` crate at
 //! every ply.
 //!
-//! The board checks are those of `tests/report_browser.rs`, shared here so that the contest server's
-//! test (`tests/serve_browser.rs`) replays a game the same way.
+//! Used by `tests/report_browser.rs` (the report page) and `tests/serve_browser.rs` (the contest
+//! server), so that both replay a game the same way.
 
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
@@ -128,6 +128,16 @@ impl Console {
     /// The errors recorded so far.
     pub fn errors(&self) -> Vec<String> {
         self.0.lock().expect("the console's lock").clone()
+    }
+
+    /// Panics, listing them, if the tab has logged or thrown any error so far.
+    pub fn assert_no_errors(&self) {
+        let errors = self.errors();
+        assert!(
+            errors.is_empty(),
+            "the pages logged errors or threw:\n{}",
+            errors.join("\n")
+        );
     }
 }
 
