@@ -1,7 +1,8 @@
 //! The arena: runs bot executables against each other and records every game.
 //!
 //! Two-stage configuration ([`config`] → [`plan`]), a pure [`schedule`], one owner per bot process
-//! ([`process`]), a [`referee`] that plays one game under the [`clock`], a [`pool`] that keeps
+//! ([`process`]), the words of the bot protocols ([`protocol`]), a [`referee`] that plays one game under
+//! the [`clock`], a [`pool`] that keeps
 //! `concurrency` games running, and a [`tournament`] runner that appends each [`record`] to [`results`] and prints the [`standings`] ([`report`]: as text and as the
 //! page `report.html`, every game replayable); [`probe`] runs one bot
 //! through that path to tell whether it behaves, and [`replay`] shows a recorded game again; [`formats`]
@@ -65,6 +66,7 @@ pub mod play;
 pub mod pool;
 pub mod probe;
 pub mod process;
+pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod replay;

@@ -1,102 +1,23 @@
-//! A bot's declared options (UGI `option name … type …` lines, as UCI defines them) and the check of a
-//! config's options against them, run before the first game: a misspelled option, a value outside
-//! `min..max` or not among a combo's `var`s stops the run with the bot, the option and the allowed
-//! values, instead of being sent and silently ignored (which makes a sweep compare identical bots).
+//! The check of a config's options against a bot's declared ones (UGI `option name … type …` lines, as
+//! UCI defines them, read as [`EngineOption`]s), run before the first game: a misspelled option, a
+//! value outside `min..max` or not among a combo's `var`s stops the run with the bot, the option and the
+//! allowed values, instead of being sent and silently ignored (which makes a sweep compare identical
+//! bots).
 
 use std::time::{Duration, Instant};
 
 use crate::config::ProtocolKind;
 use crate::plan::{BotPlan, Plan};
 use crate::process::{BotProcess, Transcript};
+use crate::protocol::{ugi, EngineOption, OptionKind};
 use crate::referee::GameEnv;
-
-/// The type of a declared option, with its bounds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionKind {
-    /// An integer in `min..=max`.
-    Spin { min: i64, max: i64 },
-    /// `true` or `false`.
-    Check,
-    /// One of the listed values.
-    Combo { vars: Vec<String> },
-    /// Any text.
-    String,
-    /// No value (a command).
-    Button,
-}
-
-/// One `option name … type …` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Declared {
-    pub name: String,
-    pub kind: OptionKind,
-}
-
-impl std::fmt::Display for Declared {
-    /// `depth (spin 1..20)`, `tiebreak (combo first|random)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.kind {
-            OptionKind::Spin { min, max } => write!(f, "{} (spin {min}..{max})", self.name),
-            OptionKind::Check => write!(f, "{} (check true|false)", self.name),
-            OptionKind::Combo { vars } => write!(f, "{} (combo {})", self.name, vars.join("|")),
-            OptionKind::String => write!(f, "{} (string)", self.name),
-            OptionKind::Button => write!(f, "{} (button)", self.name),
-        }
-    }
-}
-
-/// Parses an `option` line: `option name <N> type <spin|check|combo|string|button> [default <D>]
-/// [min <a>] [max <b>] [var <v>]…`; the name runs from `name` to `type` (UCI allows spaces in it).
-/// `None` for any other line, or a declaration too broken to use (a spin without bounds is taken as
-/// unbounded).
-pub fn parse_declaration(line: &str) -> Option<Declared> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
-        return None;
-    }
-    let ty = words.iter().position(|w| *w == "type")?;
-    let name = words[2..ty].join(" ");
-    if name.is_empty() {
-        return None;
-    }
-    let rest = &words[ty + 1..];
-    let value_of = |key: &str| -> Option<&str> {
-        rest.iter()
-            .position(|w| *w == key)
-            .and_then(|i| rest.get(i + 1))
-            .copied()
-    };
-    let kind = match *rest.first()? {
-        "spin" => OptionKind::Spin {
-            min: value_of("min")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(i64::MIN),
-            max: value_of("max")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(i64::MAX),
-        },
-        "check" => OptionKind::Check,
-        "combo" => OptionKind::Combo {
-            vars: rest
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| **w == "var")
-                .filter_map(|(i, _)| rest.get(i + 1).map(|v| v.to_string()))
-                .collect(),
-        },
-        "string" => OptionKind::String,
-        "button" => OptionKind::Button,
-        _ => return None,
-    };
-    Some(Declared { name, kind })
-}
 
 /// Checks `bot`'s configured options against what it `declared`.
 ///
 /// # Errors
 /// The first option that is not declared (with the declared ones), or whose value its type refuses
 /// (with the allowed values).
-pub fn check(bot: &BotPlan, declared: &[Declared]) -> Result<(), String> {
+pub fn check(bot: &BotPlan, declared: &[EngineOption]) -> Result<(), String> {
     let all = || {
         if declared.is_empty() {
             "it declares none".to_string()
@@ -105,7 +26,7 @@ pub fn check(bot: &BotPlan, declared: &[Declared]) -> Result<(), String> {
                 "it declares {}",
                 declared
                     .iter()
-                    .map(Declared::to_string)
+                    .map(EngineOption::summary)
                     .collect::<Vec<_>>()
                     .join(", ")
             )
@@ -120,17 +41,17 @@ pub fn check(bot: &BotPlan, declared: &[Declared]) -> Result<(), String> {
             ));
         };
         let refused = match &d.kind {
-            OptionKind::Spin { min, max } => match value.parse::<i64>() {
+            OptionKind::Spin { min, max, .. } => match value.parse::<i64>() {
                 Ok(v) if (*min..=*max).contains(&v) => None,
                 Ok(_) => Some(format!("outside {min}..{max}")),
                 Err(_) => Some(format!("not an integer (spin {min}..{max})")),
             },
-            OptionKind::Check => {
+            OptionKind::Check { .. } => {
                 (value != "true" && value != "false").then(|| "not true or false".to_string())
             }
-            OptionKind::Combo { vars } => (!vars.iter().any(|v| v == value))
+            OptionKind::Combo { vars, .. } => (!vars.iter().any(|v| v == value))
                 .then(|| format!("not one of {}", vars.join(", "))),
-            OptionKind::String => None,
+            OptionKind::String { .. } => None,
             OptionKind::Button => Some("a button takes no value".to_string()),
         };
         if let Some(why) = refused {
@@ -153,7 +74,7 @@ pub fn check(bot: &BotPlan, declared: &[Declared]) -> Result<(), String> {
 /// The first option a bot does not declare or whose value it refuses ([`check`]).
 pub async fn preflight(plan: &Plan, env: &GameEnv) -> Result<Vec<String>, String> {
     let mut warnings = Vec::new();
-    let mut seen: Vec<(&crate::plan::Launch, Option<Vec<Declared>>)> = Vec::new();
+    let mut seen: Vec<(&crate::plan::Launch, Option<Vec<EngineOption>>)> = Vec::new();
     for bot in &plan.bots {
         if bot.protocol != ProtocolKind::Ugi || bot.options.is_empty() {
             continue;
@@ -181,8 +102,9 @@ pub async fn preflight(plan: &Plan, env: &GameEnv) -> Result<Vec<String>, String
     Ok(warnings)
 }
 
-/// The options `bot` declares: starts it, says `ugi`, reads until `ugiok`, and ends it.
-async fn declarations(bot: &BotPlan, env: &GameEnv) -> Result<Vec<Declared>, String> {
+/// The options `bot` declares: starts it, says `ugi`, reads until `ugiok`, and ends it. A line that is
+/// not a declaration the arena can use is skipped.
+async fn declarations(bot: &BotPlan, env: &GameEnv) -> Result<Vec<EngineOption>, String> {
     // In the games' own jail: the same sandbox, the results folder covered as in a game.
     let jail = env.containment.jail(
         bot,
@@ -195,7 +117,7 @@ async fn declarations(bot: &BotPlan, env: &GameEnv) -> Result<Vec<Declared>, Str
     let deadline = Instant::now() + Duration::from_millis(bot.time_control.startup_ms);
     let result = async {
         process
-            .send("ugi", deadline)
+            .send(ugi::UGI, deadline)
             .await
             .map_err(|e| e.to_string())?;
         let mut declared = Vec::new();
@@ -204,15 +126,15 @@ async fn declarations(bot: &BotPlan, env: &GameEnv) -> Result<Vec<Declared>, Str
                 .read_line(deadline)
                 .await
                 .map_err(|e| format!("no ugiok: {e}"))?;
-            if line.split_whitespace().next() == Some("ugiok") {
+            if ugi::BotLine::read(&line) == ugi::BotLine::UgiOk {
                 return Ok(declared);
             }
-            declared.extend(parse_declaration(&line));
+            declared.extend(line.parse::<EngineOption>().ok());
         }
     }
     .await;
     process
-        .shutdown(Some("quit"), Duration::from_millis(200))
+        .shutdown(Some(ugi::QUIT), Duration::from_millis(200))
         .await;
     result
 }
@@ -234,7 +156,7 @@ mod tests {
         plan.bots[0].clone()
     }
 
-    fn declared() -> Vec<Declared> {
+    fn declared() -> Vec<EngineOption> {
         [
             "option name depth type spin default 4 min 1 max 20",
             "option name tiebreak type combo default first var first var random",
@@ -243,25 +165,8 @@ mod tests {
             "option name Clear Hash type button",
         ]
         .iter()
-        .map(|l| parse_declaration(l).unwrap())
+        .map(|l| l.parse().unwrap())
         .collect()
-    }
-
-    #[test]
-    fn declarations_parse_as_uci_writes_them() {
-        let d = declared();
-        assert_eq!(d[0].kind, OptionKind::Spin { min: 1, max: 20 });
-        assert_eq!(
-            d[1].kind,
-            OptionKind::Combo {
-                vars: vec!["first".into(), "random".into()]
-            }
-        );
-        assert_eq!(d[3].name, "Book File");
-        assert_eq!(d[4].kind, OptionKind::Button);
-        assert_eq!(parse_declaration("id name x"), None);
-        assert_eq!(parse_declaration("option name x type colour"), None);
-        assert_eq!(d[0].to_string(), "depth (spin 1..20)");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::ProtocolKind;
 use crate::process::Transcript;
+use crate::protocol::{codecup, ugi};
 use crate::record::GameRecord;
 
 /// What to probe and how: the bot, the game, the opponent and the time control.
@@ -172,23 +173,17 @@ impl Handshake {
         let mut h = Handshake::default();
         let mut sent = None;
         for (ms, dir, text) in transcript.lines().filter_map(|l| transcript_line(l, bot)) {
-            let mut words = text.split_whitespace();
-            match (dir, words.next()) {
-                ('>', Some("ugi")) => sent = Some(ms),
-                ('<', Some("ugiok")) => {
-                    h.ugiok_ms = sent.map(|s| ms.saturating_sub(s));
-                    break;
-                }
-                ('<', Some("id")) if words.next() == Some("name") => {
-                    let name = words.collect::<Vec<_>>().join(" ");
-                    if !name.is_empty() {
-                        h.id_name = Some(name);
+            match dir {
+                '>' if text.split_whitespace().next() == Some(ugi::UGI) => sent = Some(ms),
+                '<' => match ugi::BotLine::read(text) {
+                    ugi::BotLine::UgiOk => {
+                        h.ugiok_ms = sent.map(|s| ms.saturating_sub(s));
+                        break;
                     }
-                }
-                ('<', Some("option")) if words.next() == Some("name") => {
-                    let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
-                    h.options.push(name.join(" "));
-                }
+                    ugi::BotLine::IdName(name) if !name.is_empty() => h.id_name = Some(name),
+                    ugi::BotLine::OptionName(name) => h.options.push(name),
+                    _ => {}
+                },
                 _ => {}
             }
         }
@@ -231,21 +226,20 @@ pub fn move_times(transcript: &str, bot: &str, protocol: ProtocolKind) -> MoveTi
         let first = text.split_whitespace().next();
         let answered = match (protocol, dir) {
             (ProtocolKind::Ugi, '>') => {
-                if first == Some("go") {
+                if first == Some(ugi::GO) {
                     asked = Some(ms);
                 }
                 false
             }
-            (ProtocolKind::Ugi, '<') => first == Some("bestmove"),
             (ProtocolKind::Codecup, '>') => {
-                if first != Some("Quit") {
+                if first != Some(codecup::QUIT) {
                     asked.get_or_insert(ms);
                 }
                 false
             }
-            (ProtocolKind::Codecup, '<') => {
+            (_, '<') => {
                 let note = text.starts_with('[') && text.ends_with(']');
-                first.is_some() && !note
+                crate::protocol::is_answer(protocol, text) && !note
             }
             _ => false,
         };

@@ -16,6 +16,7 @@ use crate::clock::{Charge, Clock};
 use crate::config::ProtocolKind;
 use crate::plan::{BotPlan, Plan};
 use crate::process::{BotProcess, IoFailure, Transcript};
+use crate::protocol::{self, codecup, ugi};
 use crate::record::{GameRecord, GameResult, Termination};
 use crate::sandbox::Containment;
 use crate::schedule::ScheduledGame;
@@ -289,11 +290,11 @@ impl<'a> Referee<'a> {
                 }
             }
         }
-        let spec_text = plan.spec.to_string();
+        let game_line = ugi::game(&plan.spec);
         let [a, b] = seats;
         let (ra, rb) = tokio::join!(
-            handshake(a, &spec_text, game.seed),
-            handshake(b, &spec_text, game.seed)
+            handshake(a, &game_line, game.seed),
+            handshake(b, &game_line, game.seed)
         );
         ra.map_err(|f| Fault::Bot(Player::First, f))?;
         rb.map_err(|f| Fault::Bot(Player::Second, f))?;
@@ -369,26 +370,18 @@ impl<'a> Referee<'a> {
     }
 }
 
-/// Whether `line` is an answer to a move request: a UGI `bestmove`, or any non-empty CodeCup line.
-fn is_answer(protocol: ProtocolKind, line: &str) -> bool {
-    match protocol {
-        ProtocolKind::Ugi => line.split_whitespace().next() == Some("bestmove"),
-        ProtocolKind::Codecup => !line.trim().is_empty(),
-    }
-}
-
 /// A legal answer is the only one: a second answer the bot wrote with it (already read in with it) is a
 /// protocol forfeit, not the answer to the next request.
 fn second_answer(seat: &mut Seat<'_>, first: &str) -> Result<(), Forfeit> {
-    let protocol = seat.bot.protocol;
+    let kind = seat.bot.protocol;
     let Some(process) = seat.process.as_mut() else {
         return Ok(());
     };
     while let Some(line) = process.buffered_line() {
-        if is_answer(protocol, &line) {
+        if protocol::is_answer(kind, &line) {
             return Err(Forfeit::new(
                 Termination::Protocol,
-                match protocol {
+                match kind {
                     ProtocolKind::Ugi => format!(
                         "two answers to one go: bestmove {first}, then {:?}",
                         line.trim()
@@ -415,18 +408,15 @@ fn result_of(outcome: Outcome) -> GameResult {
 
 /// Sends the protocol's quit word and ends the process group after [`QUIT_GRACE`].
 async fn shutdown(seat: &mut Seat<'_>) {
-    let quit = match seat.bot.protocol {
-        ProtocolKind::Ugi => "quit",
-        ProtocolKind::Codecup => "Quit",
-    };
     if let Some(p) = seat.process.take() {
-        p.shutdown(Some(quit), QUIT_GRACE).await;
+        p.shutdown(Some(protocol::quit(seat.bot.protocol)), QUIT_GRACE)
+            .await;
     }
 }
 
 /// The UGI handshake (`docs/protocol.md`): `ugi` → `ugiok`, options, `game`, `isready` → `readyok`,
-/// `uginewgame`. CodeCup bots have none. Not charged to the clock.
-async fn handshake(seat: &mut Seat<'_>, spec: &str, seed: u64) -> Result<(), Forfeit> {
+/// `uginewgame`; `game_line` is the `game` command. CodeCup bots have none. Not charged to the clock.
+async fn handshake(seat: &mut Seat<'_>, game_line: &str, seed: u64) -> Result<(), Forfeit> {
     if seat.bot.protocol == ProtocolKind::Codecup {
         return Ok(());
     }
@@ -435,71 +425,57 @@ async fn handshake(seat: &mut Seat<'_>, spec: &str, seed: u64) -> Result<(), For
     let process = seat.process.as_mut().expect("spawned");
     let io = |f: IoFailure, what: &str| Forfeit::from_io(f, what, allowed);
     process
-        .send("ugi", deadline)
+        .send(ugi::UGI, deadline)
         .await
         .map_err(|f| io(f, "ugiok"))?;
+    // The names of the options it declares, for the seed.
     let mut declared: Vec<String> = Vec::new();
     loop {
         let line = process
             .read_line(deadline)
             .await
             .map_err(|f| io(f, "ugiok"))?;
-        let mut words = line.split_whitespace();
-        match words.next() {
-            Some("ugiok") => break,
-            Some("bestmove") => {
+        match ugi::BotLine::read(&line) {
+            ugi::BotLine::UgiOk => break,
+            ugi::BotLine::BestMove(_) => {
                 return Err(Forfeit::new(
                     Termination::Protocol,
                     format!("{:?} before ugiok (no go was sent)", line.trim()),
                 ))
             }
-            Some("option") => {
-                let rest: Vec<&str> = words.collect();
-                if rest.first() == Some(&"name") {
-                    let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
-                    declared.push(rest[1..end].join(" "));
-                }
-            }
+            ugi::BotLine::OptionName(name) => declared.push(name),
             _ => {}
         }
     }
-    for (name, value) in &seat.bot.options {
+    let setoptions = ugi::setoptions(&seat.bot.options, &declared, seed);
+    for line in setoptions
+        .iter()
+        .map(String::as_str)
+        .chain([game_line, ugi::ISREADY])
+    {
         process
-            .send(&format!("setoption name {name} value {value}"), deadline)
+            .send(line, deadline)
             .await
             .map_err(|f| io(f, "readyok"))?;
     }
-    if declared.iter().any(|d| d == "seed") && !seat.bot.options.iter().any(|(n, _)| n == "seed") {
-        process
-            .send(&format!("setoption name seed value {seed}"), deadline)
-            .await
-            .map_err(|f| io(f, "readyok"))?;
-    }
-    process
-        .send(&format!("game {spec}"), deadline)
-        .await
-        .map_err(|f| io(f, "readyok"))?;
-    process
-        .send("isready", deadline)
-        .await
-        .map_err(|f| io(f, "readyok"))?;
     loop {
         let line = process
             .read_line(deadline)
             .await
             .map_err(|f| io(f, "readyok"))?;
-        if line.trim() == "readyok" {
-            break;
-        }
-        if line.split_whitespace().next() == Some("bestmove") {
-            return Err(Forfeit::new(
-                Termination::Protocol,
-                format!("{:?} before readyok (no go was sent)", line.trim()),
-            ));
+        match ugi::BotLine::read(&line) {
+            ugi::BotLine::ReadyOk => break,
+            ugi::BotLine::BestMove(_) => {
+                return Err(Forfeit::new(
+                    Termination::Protocol,
+                    format!("{:?} before readyok (no go was sent)", line.trim()),
+                ))
+            }
+            _ => {}
         }
     }
     process
-        .send("uginewgame", deadline)
+        .send(ugi::UGINEWGAME, deadline)
         .await
         .map_err(|f| io(f, "readyok"))
 }
@@ -526,7 +502,7 @@ async fn request_move(
     let process = seat.process.as_mut().expect("spawned");
     // An answer nobody asked for, left from the last request, would be taken for the answer to this one.
     while let Some(line) = process.buffered_line() {
-        if is_answer(seat.bot.protocol, &line) {
+        if protocol::is_answer(seat.bot.protocol, &line) {
             return Err(Forfeit::new(
                 Termination::Protocol,
                 format!(
@@ -556,62 +532,33 @@ async fn request_move(
         ),
         f => Forfeit::from_io(f, "room in its input pipe", allowed),
     };
-    match seat.bot.protocol {
+    let request: Vec<String> = match seat.bot.protocol {
         ProtocolKind::Ugi => {
             // The sync point: `isready` goes first, so every line the bot wrote before `readyok` was
             // written before it read this request (a second answer to the last `go`, or an answer
             // before the first one), whatever its write pattern. Sent with the request, not waited
             // for, so it costs no round trip.
-            process
-                .send("isready", write_deadline)
-                .await
-                .map_err(send_failure)?;
-            let mut position = String::from("position startpos");
-            if !setup.is_empty() {
-                position.push_str(&format!(" setup {setup}"));
-            }
-            if !moves.is_empty() {
-                position.push_str(&format!(" moves {}", moves.join(" ")));
-            }
-            process
-                .send(&position, write_deadline)
-                .await
-                .map_err(send_failure)?;
-            let mut go = String::from("go");
-            for (i, t) in clocks.iter().enumerate() {
-                if let Some(t) = t {
-                    go.push_str(&format!(" p{}time {t}", i + 1));
-                }
-            }
-            for (i, (t, inc)) in clocks.iter().zip(incs).enumerate() {
-                if t.is_some() {
-                    go.push_str(&format!(" p{}inc {inc}", i + 1));
-                }
-            }
-            if seat.clock.left_ms().is_none() {
-                if let Some(cap) = seat.clock.control().max_move_ms {
-                    go.push_str(&format!(" movetime {cap}"));
-                }
-            }
-            process
-                .send(&go, write_deadline)
-                .await
-                .map_err(send_failure)?;
+            let go = ugi::Go {
+                time_ms: clocks,
+                inc_ms: incs,
+                // A per-move cap is a `movetime` only for a mover without a game clock.
+                movetime_ms: if seat.clock.left_ms().is_none() {
+                    seat.clock.control().max_move_ms
+                } else {
+                    None
+                },
+            };
+            ugi::move_request(setup, moves, &go).into()
         }
-        ProtocolKind::Codecup => {
-            if moves.is_empty() {
-                process
-                    .send("Start", write_deadline)
-                    .await
-                    .map_err(send_failure)?;
-            }
-            for m in &moves[seat.known.min(moves.len())..] {
-                process
-                    .send(m, write_deadline)
-                    .await
-                    .map_err(send_failure)?;
-            }
-        }
+        ProtocolKind::Codecup => codecup::move_request(moves, seat.known)
+            .map(str::to_string)
+            .collect(),
+    };
+    for line in &request {
+        process
+            .send(line, write_deadline)
+            .await
+            .map_err(send_failure)?;
     }
     let started = Instant::now();
     let deadline = started + allowed + grace;
@@ -631,14 +578,14 @@ async fn request_move(
         };
         match seat.bot.protocol {
             ProtocolKind::Codecup => {
-                if !line.trim().is_empty() {
-                    break line.trim().to_string();
+                if let Some(reply) = codecup::reply(&line) {
+                    break reply.to_string();
                 }
             }
             ProtocolKind::Ugi if !synced => {
-                if line.trim() == "readyok" {
+                if ugi::BotLine::read(&line) == ugi::BotLine::ReadyOk {
                     synced = true;
-                } else if is_answer(ProtocolKind::Ugi, &line) {
+                } else if protocol::is_answer(ProtocolKind::Ugi, &line) {
                     return Err(Forfeit::new(
                         Termination::Protocol,
                         match (first_request, &seat.last_answer) {
@@ -656,26 +603,22 @@ async fn request_move(
                     ));
                 }
             }
-            ProtocolKind::Ugi => {
-                let mut words = line.split_whitespace();
-                if words.next() == Some("bestmove") {
-                    match words.next() {
-                        None => {
-                            return Err(Forfeit::new(
-                                Termination::Protocol,
-                                "bestmove without a move",
-                            ))
-                        }
-                        Some("(none)") => {
-                            return Err(Forfeit::new(
-                                Termination::Protocol,
-                                "bestmove (none) in a game that is not over",
-                            ))
-                        }
-                        Some(m) => break m.to_string(),
-                    }
+            ProtocolKind::Ugi => match ugi::BotLine::read(&line) {
+                ugi::BotLine::BestMove(None) => {
+                    return Err(Forfeit::new(
+                        Termination::Protocol,
+                        "bestmove without a move",
+                    ))
                 }
-            }
+                ugi::BotLine::BestMove(Some(ugi::NO_MOVE)) => {
+                    return Err(Forfeit::new(
+                        Termination::Protocol,
+                        "bestmove (none) in a game that is not over",
+                    ))
+                }
+                ugi::BotLine::BestMove(Some(m)) => break m.to_string(),
+                _ => {}
+            },
         }
     };
     let spent = started.elapsed().saturating_sub(grace);
@@ -693,7 +636,7 @@ async fn request_move(
     seat.last_answer = Some(reply.clone());
     // UGI's `bestmove resign` (no game's notation has such a move): a loss, not a forfeit. After the
     // clock's check: a resignation that comes too late is a timeout.
-    if matches!(seat.bot.protocol, ProtocolKind::Ugi) && reply == "resign" {
+    if matches!(seat.bot.protocol, ProtocolKind::Ugi) && reply == ugi::RESIGN {
         return Err(Forfeit::new(Termination::Resign, "resigned"));
     }
     Ok((reply, spent.as_millis().min(u128::from(u64::MAX)) as u64))

@@ -68,12 +68,19 @@ pub enum OptionKind {
     Combo { default: String, vars: Vec<String> },
     /// Free text.
     String { default: String },
+    /// No value: a command (UCI's `Clear Hash`). No engine of this crate declares one; the arena reads
+    /// them from other engines.
+    Button,
 }
 
-/// An option the engine declares during the handshake (`option name … type …`).
+/// An option as its declaration line gives it (`option name … type …`): what an engine of this crate
+/// declares in its handshake ([`Engine::options`]), and what the arena reads from any bot's handshake
+/// to check a config's options against. `Display` writes the line, [`FromStr`](std::str::FromStr) reads
+/// it, and `parse(format(o)) == o` for every option of this crate's engines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineOption {
-    /// The name, without spaces.
+    /// The name: one word for this crate's engines; another engine's may hold spaces (UCI allows them:
+    /// the words from `name` to `type`, joined by single spaces).
     pub name: String,
     pub kind: OptionKind,
 }
@@ -92,7 +99,89 @@ impl fmt::Display for EngineOption {
                 vars.iter().try_for_each(|v| write!(f, " var {v}"))
             }
             OptionKind::String { default } => write!(f, "string default {default}"),
+            OptionKind::Button => write!(f, "button"),
         }
+    }
+}
+
+/// A line that is not an option declaration [`EngineOption`] can use.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DeclarationError {
+    #[error("not an option declaration (option name <N> type <T> …)")]
+    NotADeclaration,
+    #[error("an option declaration without a name")]
+    NoName,
+    #[error("an option declaration without a type")]
+    NoType,
+    #[error("option {name}: unknown type {kind:?} (spin, check, combo, string or button)")]
+    UnknownType { name: String, kind: String },
+}
+
+impl std::str::FromStr for EngineOption {
+    type Err = DeclarationError;
+
+    /// Reads a declaration line as UCI writes it: `option name <N> type <spin|check|combo|string|button>
+    /// [default <D>] [min <a>] [max <b>] [var <v>]…`, split on whitespace. The name runs from `name` to
+    /// the first `type`. Leniently, as the arena has always read other people's engines: a spin
+    /// without (integer) bounds is unbounded and its missing default is 0 (within its bounds); a check's
+    /// default is `true` only when written so; a combo's default and each `var` are one word; a string's
+    /// default is the rest of the line (`<empty>` kept as written).
+    ///
+    /// # Errors
+    /// [`DeclarationError`]: another line, no name, no type, or a type UCI does not have.
+    fn from_str(line: &str) -> Result<EngineOption, DeclarationError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
+            return Err(DeclarationError::NotADeclaration);
+        }
+        let ty = words
+            .iter()
+            .position(|w| *w == "type")
+            .ok_or(DeclarationError::NoType)?;
+        let name = words[2..ty].join(" ");
+        if name.is_empty() {
+            return Err(DeclarationError::NoName);
+        }
+        let rest = &words[ty + 1..];
+        let at = |key: &str| rest.iter().position(|w| *w == key);
+        let value_of = |key: &str| at(key).and_then(|i| rest.get(i + 1)).copied();
+        let int = |key: &str| value_of(key).and_then(|v| v.parse::<i64>().ok());
+        let kind = match *rest.first().ok_or(DeclarationError::NoType)? {
+            "spin" => {
+                let (min, max) = (
+                    int("min").unwrap_or(i64::MIN),
+                    int("max").unwrap_or(i64::MAX),
+                );
+                OptionKind::Spin {
+                    default: int("default").unwrap_or(0.max(min).min(max)),
+                    min,
+                    max,
+                }
+            }
+            "check" => OptionKind::Check {
+                default: value_of("default") == Some("true"),
+            },
+            "combo" => OptionKind::Combo {
+                default: value_of("default").unwrap_or_default().to_string(),
+                vars: rest
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| **w == "var")
+                    .filter_map(|(i, _)| rest.get(i + 1).map(|v| v.to_string()))
+                    .collect(),
+            },
+            "string" => OptionKind::String {
+                default: at("default").map_or_else(String::new, |i| rest[i + 1..].join(" ")),
+            },
+            "button" => OptionKind::Button,
+            other => {
+                return Err(DeclarationError::UnknownType {
+                    name,
+                    kind: other.to_string(),
+                })
+            }
+        };
+        Ok(EngineOption { name, kind })
     }
 }
 
@@ -171,6 +260,20 @@ impl EngineOption {
         }
     }
 
+    /// The name and the values it takes, for people: `depth (spin 1..20)`, `tiebreak (combo
+    /// first|random)`, `bounds (check true|false)`, `patterns (string)`, `Clear Hash (button)`. The
+    /// arena lists a bot's options so when a config's option is not among them.
+    pub fn summary(&self) -> String {
+        let name = &self.name;
+        match &self.kind {
+            OptionKind::Spin { min, max, .. } => format!("{name} (spin {min}..{max})"),
+            OptionKind::Check { .. } => format!("{name} (check true|false)"),
+            OptionKind::Combo { vars, .. } => format!("{name} (combo {})", vars.join("|")),
+            OptionKind::String { .. } => format!("{name} (string)"),
+            OptionKind::Button => format!("{name} (button)"),
+        }
+    }
+
     /// The `tiebreak` option of an engine that follows an article's move order: a combo of `first`
     /// (the default, as the article) and `random` (seeded).
     pub fn tiebreak() -> EngineOption {
@@ -195,7 +298,7 @@ impl EngineOption {
     }
 
     /// Checks `value` against this option's type and bounds; returns it parsed as an integer for
-    /// spins (and 0/1 for checks), `None` for text.
+    /// spins (and 0/1 for checks), `None` for text (and a button's empty value).
     ///
     /// # Errors
     /// [`OptionError::BadValue`] when the value does not fit.
@@ -226,6 +329,9 @@ impl EngineOption {
                 }
             }
             OptionKind::String { .. } => Ok(None),
+            // UCI presses a button with `setoption name <N>`, no value.
+            OptionKind::Button if value.is_empty() => Ok(None),
+            OptionKind::Button => Err(bad("a button takes no value".into())),
         }
     }
 }
@@ -277,5 +383,109 @@ pub trait Engine {
     /// forfeit). Only a person resigns ([`crate::human::Human`]); engines keep this default, `false`.
     fn resigned(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of `arena::options`' tests, read by the one type both crates use.
+    fn declared() -> Vec<EngineOption> {
+        [
+            "option name depth type spin default 4 min 1 max 20",
+            "option name tiebreak type combo default first var first var random",
+            "option name literal_sign type check default false",
+            "option name Book File type string default <empty>",
+            "option name Clear Hash type button",
+        ]
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect()
+    }
+
+    #[test]
+    fn declarations_parse_as_uci_writes_them() {
+        let d = declared();
+        assert_eq!(d[0], EngineOption::spin("depth", 4, 1, 20));
+        assert_eq!(d[1], EngineOption::tiebreak());
+        assert_eq!(d[2], EngineOption::check("literal_sign", false));
+        assert_eq!(d[3], EngineOption::string("Book File", "<empty>"));
+        assert_eq!(d[4].kind, OptionKind::Button);
+        assert_eq!(d[4].name, "Clear Hash");
+        let err = |l: &str| l.parse::<EngineOption>().unwrap_err();
+        assert_eq!(err("id name x"), DeclarationError::NotADeclaration);
+        assert_eq!(err("option name x"), DeclarationError::NoType);
+        assert_eq!(err("option name type spin"), DeclarationError::NoName);
+        assert_eq!(
+            err("option name x type colour"),
+            DeclarationError::UnknownType {
+                name: "x".into(),
+                kind: "colour".into()
+            }
+        );
+        // What people see of them.
+        let shown: Vec<String> = d.iter().map(EngineOption::summary).collect();
+        assert_eq!(
+            shown,
+            [
+                "depth (spin 1..20)",
+                "tiebreak (combo first|random)",
+                "literal_sign (check true|false)",
+                "Book File (string)",
+                "Clear Hash (button)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_lenient_declaration_still_gives_its_name_and_bounds() {
+        // Extra spaces, a spin without bounds or default, a string default of several words.
+        let o: EngineOption = "  option  name  Skill Level type spin".parse().unwrap();
+        assert_eq!(o, EngineOption::spin("Skill Level", 0, i64::MIN, i64::MAX));
+        let o: EngineOption = "option name x type spin default 9 min 10 max 20"
+            .parse()
+            .unwrap();
+        assert_eq!(o, EngineOption::spin("x", 9, 10, 20));
+        let o: EngineOption = "option name x type spin min 10 max 20".parse().unwrap();
+        assert_eq!(o, EngineOption::spin("x", 10, 10, 20));
+        let o: EngineOption = "option name p type string default a  b".parse().unwrap();
+        assert_eq!(o, EngineOption::string("p", "a b"));
+        let o: EngineOption = "option name c type check".parse().unwrap();
+        assert_eq!(o, EngineOption::check("c", false));
+    }
+
+    #[test]
+    fn every_reference_engines_option_line_reads_back_as_itself() {
+        let engines: Vec<(&str, Vec<EngineOption>)> = vec![
+            ("random", crate::random::RandomEngine::default().options()),
+            (
+                "minimax",
+                crate::minimax::MinimaxEngine::default().options(),
+            ),
+            (
+                "alphabeta",
+                crate::alphabeta::AlphaBetaEngine::default().options(),
+            ),
+            (
+                "ttt-boardvalue",
+                crate::boardvalue::BoardValueEngine::default().options(),
+            ),
+            ("c4-solver", crate::c4_solver::C4Solver::default().options()),
+            ("dots-tps", crate::dots_tps::DotsTps::default().options()),
+            ("c4-zx", crate::c4_zx::C4Zx::default().options()),
+            (
+                "faulty",
+                crate::faulty::FaultyEngine::new(None, 0).options(),
+            ),
+            ("human", crate::human::Human::default().options()),
+        ];
+        for (engine, options) in engines {
+            assert!(!options.is_empty(), "{engine} declares no option");
+            for o in options {
+                let line = o.to_string();
+                assert_eq!(line.parse::<EngineOption>(), Ok(o), "{engine}: {line}");
+            }
+        }
     }
 }

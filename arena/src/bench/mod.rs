@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 use crate::config::Config;
 use crate::plan::{Launch, Plan};
 use crate::process::{BotProcess, Transcript};
+use crate::protocol::ugi;
 use crate::tournament::{self, RunOptions};
 
 pub mod containment;
@@ -81,12 +82,17 @@ fn bare_round_trip(exe: &Path, n: usize) -> Result<Duration> {
     let mut stdin = child.stdin.take().context("stdin")?;
     let mut stdout = BufReader::new(child.stdout.take().context("stdout")?);
     let mut line = String::new();
+    // Built once: the loop measures the pipe, not the formatting.
+    let request = format!("{}\n", ugi::ISREADY);
     let mut exchange = |stdin: &mut std::process::ChildStdin| -> Result<()> {
-        stdin.write_all(b"isready\n")?;
+        stdin.write_all(request.as_bytes())?;
         stdin.flush()?;
         line.clear();
         stdout.read_line(&mut line)?;
-        anyhow::ensure!(line.trim() == "readyok", "unexpected {line:?}");
+        anyhow::ensure!(
+            ugi::BotLine::read(&line) == ugi::BotLine::ReadyOk,
+            "unexpected {line:?}"
+        );
         Ok(())
     };
     for _ in 0..n / 10 {
@@ -115,17 +121,21 @@ async fn arena_round_trip(exe: &Path, n: usize) -> Result<Duration> {
         .context("starting arena bot random")?;
     let far = || Instant::now() + Duration::from_secs(10);
     for _ in 0..n / 10 {
-        bot.send("isready", far()).await?;
+        bot.send(ugi::ISREADY, far()).await?;
         bot.read_line(far()).await?;
     }
     let start = Instant::now();
     for _ in 0..n {
-        bot.send("isready", far()).await?;
+        bot.send(ugi::ISREADY, far()).await?;
         let line = bot.read_line(far()).await?;
-        anyhow::ensure!(line == "readyok", "unexpected {line:?}");
+        anyhow::ensure!(
+            ugi::BotLine::read(&line) == ugi::BotLine::ReadyOk,
+            "unexpected {line:?}"
+        );
     }
     let mean = start.elapsed() / n as u32;
-    bot.shutdown(Some("quit"), Duration::from_millis(500)).await;
+    bot.shutdown(Some(ugi::QUIT), Duration::from_millis(500))
+        .await;
     Ok(mean)
 }
 
