@@ -11,7 +11,8 @@ use arena::{out, outln};
 
 use super::load;
 
-/// Check config files and print their plans without playing.
+/// Check config files and print their plans without playing (a contest file of `arena serve`: its
+/// competitions' plan and its reference bots).
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[arg(required = true)]
@@ -24,6 +25,21 @@ pub struct CheckArgs {
 /// The first config that does not load or plan.
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     for path in &args.configs {
+        if is_contest(path) {
+            let exe = std::env::current_exe().context("finding the arena executable")?;
+            let contest = arena::serve::contest::Contest::load(path, &exe)?;
+            let plan = contest.plan(&contest.competition(1, Vec::new())?)?;
+            outln!(
+                "{}: contest {:?}, {}, {:?} competitions, reference bots {}, {} check games against each",
+                path.display(),
+                contest.config.name,
+                plan.spec,
+                plan.format,
+                contest.reference_names().join(", "),
+                contest.config.check.games
+            );
+            continue;
+        }
         let config = Config::load(path)?;
         if config.format == arena::config::Format::Tune {
             let exe = std::env::current_exe().context("finding the arena executable")?;
@@ -80,4 +96,12 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `path` is a contest file (`arena serve`): a TOML file with a `[competition]` table.
+fn is_contest(path: &std::path::Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .is_some_and(|t| t.contains_key("competition"))
 }
