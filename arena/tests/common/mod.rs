@@ -1,6 +1,8 @@
 //! Helpers for the end-to-end tests: run the real `arena` binary on a config in a temporary folder.
 
-#![allow(dead_code)]
+// `tests/it` uses every helper here; the browser tests, which build only with the feature `browser`,
+// use a few, and with that feature `tests/it` builds `browser` and uses none of it.
+#![cfg_attr(feature = "browser", allow(dead_code))]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

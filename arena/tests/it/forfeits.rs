@@ -1,7 +1,7 @@
 //! End to end: bots that crash, hang, lie or flood lose by forfeit with the reason recorded, the
 //! tournament goes on, and no bot process is left running.
 
-mod common;
+use crate::common;
 
 use common::{games, is_dead, run, text, write_config};
 

@@ -1,7 +1,7 @@
 //! End-to-end tests of `arena tune`: the real binary tunes a bot through bot processes, writes
 //! `tune.csv`, its chart and snippet, and resumes from its record.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

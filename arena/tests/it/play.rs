@@ -1,7 +1,7 @@
 //! `arena play`: a person against a bot, with the person's moves piped into the arena's stdin (as a
 //! script would type them), through the real binary.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;

@@ -2,7 +2,7 @@
 //! through the real `arena` binary. Deterministic: fixed seeds, fixed depths, one game at a time where
 //! the order of finishing games matters.
 
-mod common;
+use crate::common;
 
 use common::{arena, games, run, text, write_config};
 

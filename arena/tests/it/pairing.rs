@@ -1,6 +1,6 @@
 //! End to end: Swiss and knockout tournaments of real bot processes through the `arena` binary.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashSet};
 

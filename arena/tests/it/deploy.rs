@@ -3,7 +3,7 @@
 //! scripts, run here with the scheduler's variables set by hand, play and merge every shard into the games
 //! of an unsplit run. (A real Slurm cluster runs them in deploy/slurm/local-cluster.sh.)
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

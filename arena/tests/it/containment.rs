@@ -4,7 +4,7 @@
 //! processes are found in /proc by a marker in their command line, so forks that never exec are found
 //! too.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -860,7 +860,10 @@ fn shm_files() -> Vec<String> {
 /// naming the game and the line.
 #[test]
 fn unisolated_a_forger_rewrites_games_csv_and_the_arena_refuses_the_forged_row() {
-    let tmp = tempfile::tempdir().unwrap();
+    // Not under /tmp: the forger turns a result around in every `games.csv` in or up to two folders
+    // below any folder that holds its working directory, /tmp/*/*/games.csv included, where other tests
+    // of this binary, running beside this one, keep theirs (ratings' folders).
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let config = format!(
         "name = \"forged\"\ngames_per_pair = 6\nseed = 3\nconcurrency = 1\nsandbox = \"none\"\n\
          [game]\nname = \"connect4\"\n[time_control]\ntime_ms = 20000\n\

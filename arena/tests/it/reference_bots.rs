@@ -4,7 +4,7 @@
 //! Deterministic: the tournament seed fixes the openings and the seeds sent to the bots, the search
 //! bots have fixed depth limits, and the clock is generous enough never to cut a search short.
 
-mod common;
+use crate::common;
 
 use common::{games, run, text, write_config};
 

@@ -1,6 +1,6 @@
 //! End to end: `arena probe` plays a bot executable against a reference bot and says whether it behaves.
 
-mod common;
+use crate::common;
 
 use common::{arena, games, text};
 

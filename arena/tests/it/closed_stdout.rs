@@ -7,7 +7,7 @@
 //! whatever the machine's speed (a reader dropped after a few bytes would race the writer against the
 //! 64 KiB pipe buffer).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

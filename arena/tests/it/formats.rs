@@ -3,9 +3,9 @@
 //! result), and a Dots tournament started from SGF positions with setup dots of their own.
 //!
 //! The golden files are in `tests/golden/`; after a deliberate change of a format, rewrite them with
-//! `UPDATE_GOLDEN=1 cargo test -p arena --test formats` and review the diff.
+//! `UPDATE_GOLDEN=1 cargo test -p arena --test it formats::` and review the diff.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

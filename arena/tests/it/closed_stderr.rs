@@ -7,7 +7,7 @@
 //! As in closed_stdout.rs, the pipe's read end is closed before the command starts, so every write to
 //! stderr fails with EPIPE whatever the machine's speed.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -3,7 +3,7 @@
 //! game with a known blunder built on a position of Pascal Pons's test sets (whose values his solver
 //! computed: `shared/data/connect4-pons`, beside the repository; the test is skipped without them).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! ignore or refuse stop the run before its first game, paths resolve against the config's folder, and
 //! a killed arena never loses or duplicates a recorded game.
 
-mod common;
+use crate::common;
 
 use common::{games, run, text, write_config};
 

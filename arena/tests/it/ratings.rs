@@ -2,7 +2,7 @@
 //! folders pooled (and folders of different games refused), bounds for perfect scores, figures that
 //! cannot be estimated, and the bootstrap's seed and Monte Carlo error.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

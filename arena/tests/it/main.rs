@@ -1,0 +1,35 @@
+//! arena's integration tests, linked as one test binary (as ripgrep's `tests/` are): each former
+//! `tests/<name>.rs` is the module `<name>` here, so `cargo test -p arena --test it <name>::` runs the
+//! tests of one file. One binary links the arena library and its dependencies once instead of once a
+//! file, which is most of the cold `cargo test --workspace` build (docs/benchmarks.md).
+//!
+//! The tests run as threads of one process (two at a time on two cores, as each file's did before): a
+//! test must not change what the process shares (its working directory, its environment, its signal
+//! dispositions); they set those on the `Command`s they start instead.
+//!
+//! The browser tests (`report_browser`, `serve_browser`) stay binaries of their own: they need the
+//! feature `browser` (arena/Cargo.toml).
+
+// Shared with the browser tests, hence beside them rather than here.
+#[path = "../common/mod.rs"]
+mod common;
+
+mod analyze;
+mod book;
+mod closed_stderr;
+mod closed_stdout;
+mod comparing;
+mod containment;
+mod deploy;
+mod forfeits;
+mod formats;
+mod integrity;
+mod pairing;
+mod play;
+mod probe;
+mod ratings;
+mod reference_bots;
+mod serve;
+mod stats;
+mod tournament;
+mod tune;
