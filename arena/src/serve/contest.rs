@@ -176,6 +176,12 @@ impl Contest {
             exe: exe.to_path_buf(),
         };
         let sample = contest.competition(0, contest.config.reference.clone())?;
+        ensure!(
+            sample.sandbox != Some(crate::config::SandboxKind::None),
+            "{}: [competition] sandbox = \"none\": a contest runs other people's uploads, which must be \
+             isolated from each other and from the server",
+            path.display()
+        );
         if matches!(sample.format, Format::Sprt | Format::Tune) {
             bail!(
                 "{}: [competition] format {:?}: a contest plays round-robin, gauntlet, Swiss or knockout competitions",
@@ -187,6 +193,16 @@ impl Contest {
         sample.name = "check-sample".into();
         contest.plan(&contest.check("check-sample", sample)?)?;
         Ok(contest)
+    }
+
+    /// The reference bots that enter every competition: all of them with `references_play`, none
+    /// without.
+    pub fn playing_references(&self) -> Vec<String> {
+        if self.config.references_play {
+            self.reference_names()
+        } else {
+            Vec::new()
+        }
     }
 
     /// The reference bots' names, in file order.

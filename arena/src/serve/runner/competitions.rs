@@ -27,7 +27,7 @@ pub async fn run(app: Arc<App>) {
                 if let Err(e) = play(&app, &c).await {
                     crate::errln!("arena serve: competition {}: {e:#}", c.id);
                     // Not retried in a loop: it waits, paused, for the organiser, with the reason.
-                    let _ = app.db.set_status(c.id, None, "paused").await;
+                    let _ = app.db.set_status(c.id, Some(&["running"]), "paused").await;
                     let _ = app.db.set_detail(c.id, &format!("{e:#}")).await;
                 }
                 continue;
@@ -58,7 +58,7 @@ async fn schedule(app: &App) -> Result<()> {
     };
     if due {
         app.db
-            .add_competition("test", &app.contest.reference_names())
+            .add_competition("test", &app.contest.playing_references())
             .await?;
     }
     Ok(())
@@ -96,23 +96,38 @@ pub async fn plan_of(app: &App, id: i64) -> Result<(String, crate::plan::Plan)> 
 
 /// Plays (or resumes) competition `c` until it is finished, paused or cancelled, or the server stops.
 async fn play(app: &App, c: &Competition) -> Result<()> {
-    if !app
-        .db
-        .set_status(c.id, Some(&["scheduled", "running"]), "running")
-        .await?
-    {
-        return Ok(());
-    }
-    let (text, plan) = plan_of(app, c.id).await?;
-    if plan.bots.len() < 2 {
-        app.db.set_status(c.id, None, "finished").await?;
-        return Ok(());
-    }
+    // The stop is registered before the status says running, so a pause or cancel that comes at
+    // any moment from now finds it (before: the start below fails; after: the run stops at once).
     let (stop_tx, stop) = watch::channel(false);
     app.stops
         .lock()
         .expect("the stops' lock")
         .insert(c.id, stop_tx);
+    let unregister = || {
+        app.stops.lock().expect("the stops' lock").remove(&c.id);
+    };
+    if !app
+        .db
+        .set_status(c.id, Some(&["scheduled", "running"]), "running")
+        .await?
+    {
+        unregister();
+        return Ok(());
+    }
+    let (text, plan) = match plan_of(app, c.id).await {
+        Ok(x) => x,
+        Err(e) => {
+            unregister();
+            return Err(e);
+        }
+    };
+    if plan.bots.len() < 2 {
+        unregister();
+        app.db
+            .set_status(c.id, Some(&["running"]), "finished")
+            .await?;
+        return Ok(());
+    }
     // The server's shutdown stops it too.
     let mut shutdown = app.shutdown.clone();
     let forward = {

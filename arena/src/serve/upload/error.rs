@@ -153,8 +153,16 @@ pub enum UploadError {
         /// What is wrong.
         detail: String,
     },
+    /// An argument of the manifest that would show the bot files outside its folder.
+    #[error("{MANIFEST}: the argument `{arg}` {reason}")]
+    Arg {
+        /// The argument as written.
+        arg: String,
+        /// Why it is refused.
+        reason: &'static str,
+    },
     /// The manifest's `command` is a path that is absolute, leads outside the archive, is not in it, or
-    /// is not an executable file.
+    /// is not an executable file; or a bare name that is no program of the sandbox's `PATH`.
     #[error("{MANIFEST}: the command `{command}` {reason}")]
     Command {
         /// The command as written.

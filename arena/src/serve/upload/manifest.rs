@@ -120,10 +120,11 @@ pub(super) fn read(tree: &Tree) -> Result<Manifest, UploadError> {
     if let Some(path) = check_command(tree, &manifest.command)? {
         manifest.command = format!("./{path}");
     }
+    check_args(&manifest.args)?;
     Ok(manifest)
 }
 
-/// Checks a manifest's `command`: a bare name (no `/`) is a program on `PATH` and is not checked
+/// Checks a manifest's `command`: a bare name (no `/`) is a program of the sandbox's `PATH`
 /// (`None`); a path must be relative, without `..`, and lead (through symlinks inside the archive) to a
 /// regular file with an execute bit; its normalized form (`bin/mybot`) comes back.
 ///
@@ -143,7 +144,18 @@ fn check_command(tree: &Tree, command: &str) -> Result<Option<String>, UploadErr
         return Err(refuse("names a folder, not a program"));
     }
     if !command.contains('/') {
-        return Ok(None);
+        // Looked up where the sandbox looks (not on the server's PATH, whose folders the sandbox
+        // would then show the bot).
+        let found = crate::config::SandboxKind::PATH
+            .split(':')
+            .any(|dir| std::path::Path::new(dir).join(command).is_file());
+        return if found {
+            Ok(None)
+        } else {
+            Err(refuse(
+                "is not a program in /usr/local/bin, /usr/bin or /bin, the folders a sandboxed bot sees",
+            ))
+        };
     }
     if command.starts_with('/') {
         return Err(refuse(
@@ -182,4 +194,26 @@ fn check_command(tree: &Tree, command: &str) -> Result<Option<String>, UploadErr
         }
         _ => Err(refuse("is a folder, not a program")),
     }
+}
+
+/// Checks a manifest's `args`: the sandbox shows a bot every file its arguments name, so none may be an
+/// absolute path or climb out of the bot's folder with `..` (`..` would show it every upload).
+///
+/// # Errors
+/// [`UploadError::Arg`] naming the first such argument.
+fn check_args(args: &[String]) -> Result<(), UploadError> {
+    for arg in args {
+        let reason = if arg.starts_with('/') {
+            "is an absolute path; a bot sees only its own folder (give a path inside the archive)"
+        } else if arg.split('/').any(|part| part == "..") {
+            "has a `..` component; a bot sees only its own folder"
+        } else {
+            continue;
+        };
+        return Err(UploadError::Arg {
+            arg: arg.clone(),
+            reason,
+        });
+    }
+    Ok(())
 }

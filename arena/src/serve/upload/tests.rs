@@ -343,3 +343,25 @@ fn resolving_follows_links_as_the_kernel_does() {
     assert_eq!(tree.resolve("a/nothing", true), Err(Unresolved::Missing));
     tree.check_symlinks().unwrap();
 }
+
+#[test]
+fn manifest_arguments_and_bare_commands_stay_inside_what_the_sandbox_shows() {
+    // `..` as an argument would make the sandbox show the bot the whole store of uploads.
+    for (args, arg) in [
+        ("[\"-c\", \"cat ../*\", \"..\"]", ".."),
+        ("[\"../../..\"]", "../../.."),
+        ("[\"/etc\"]", "/etc"),
+    ] {
+        let err = with_manifest(&format!("command = \"./bin/run.sh\"\nargs = {args}\n"));
+        match &err {
+            UploadError::Arg { arg: a, .. } if a == arg => {}
+            other => panic!("{args}: {other}"),
+        }
+    }
+    // A bare command is looked up where the sandbox looks, not on the server's PATH.
+    let err = with_manifest("command = \"no-such-program-xyz\"\n");
+    assert!(
+        matches!(&err, UploadError::Command { reason, .. } if reason.contains("/usr/bin")),
+        "{err}"
+    );
+}

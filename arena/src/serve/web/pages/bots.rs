@@ -181,6 +181,16 @@ fn tail(path: &FsPath) -> String {
     }
 }
 
+/// The bot whose stderr the log file `name` (`<game>-<first|second>-<bot>.stderr`) holds: the name
+/// after the side, whole (a bot named `beta` does not own `g1-first-alpha-beta.stderr`).
+fn stderr_owner(name: &str) -> Option<&str> {
+    let stem = name.strip_suffix(".stderr")?;
+    ["-first-", "-second-"]
+        .iter()
+        .filter_map(|side| stem.find(side).map(|i| &stem[i + side.len()..]))
+        .min_by_key(|owner| std::cmp::Reverse(owner.len()))
+}
+
 /// Every `<game>-<side>-<bot>.stderr` of `bot` in the results folder `dir`, each under a header.
 fn stderr_of(dir: &FsPath, bot: &str) -> String {
     let mut files: Vec<_> = std::fs::read_dir(dir.join("logs"))
@@ -191,7 +201,7 @@ fn stderr_of(dir: &FsPath, bot: &str) -> String {
         .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| n.ends_with(&format!("-{bot}.stderr")))
+                .is_some_and(|n| stderr_owner(n) == Some(bot))
         })
         .collect();
     files.sort();
@@ -288,4 +298,22 @@ pub async fn disqualify(
     crate::serve::web::bot_or_404(&app, id).await?;
     app.db.set_disqualified(id, f.disqualified).await?;
     Ok(Redirect::to(&format!("/bots/{id}")).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_stderr_file_belongs_to_the_whole_name_after_its_side() {
+        use super::stderr_owner;
+        assert_eq!(
+            stderr_owner("g0003-first-alpha-beta.stderr"),
+            Some("alpha-beta")
+        );
+        assert_eq!(stderr_owner("g0003-second-beta.stderr"), Some("beta"));
+        assert_eq!(
+            stderr_owner("g0003-first-x-second-y.stderr"),
+            Some("x-second-y")
+        );
+        assert_eq!(stderr_owner("g0003.log"), None);
+    }
 }

@@ -32,7 +32,7 @@ pub async fn create(app: &App, kind: &str) -> Result<i64, HttpError> {
     }
     let id = app
         .db
-        .add_competition(kind, &app.contest.reference_names())
+        .add_competition(kind, &app.contest.playing_references())
         .await?;
     app.wake_competitions.notify_one();
     Ok(id)
