@@ -114,6 +114,8 @@ pub struct Started {
     pub requeued: u64,
     shutdown: watch::Sender<bool>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// The contest's data folder, held until the server stops.
+    _lock: crate::results::RunLock,
     server: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
@@ -140,6 +142,18 @@ impl Started {
 /// a machine that cannot isolate bots as the contest asks.
 pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
     let (contest, db, data) = open(&opts.contest, &opts.results, exe).await?;
+    // One server a contest: a second one would empty the first's incoming uploads, requeue its
+    // running checks and play its competitions a second time.
+    let lock = crate::results::ResultsDir {
+        path: data.root.clone(),
+    }
+    .lock()
+    .map_err(|_| {
+        anyhow::anyhow!(
+            "{} is in use by another `arena serve` of this contest; stop it first",
+            data.root.display()
+        )
+    })?;
     // Uploads cut short by a killed server: nothing refers to them.
     let _ = std::fs::remove_dir_all(data.incoming());
     for dir in [
@@ -205,6 +219,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         shutdown: shutdown_tx,
         tasks,
         server,
+        _lock: lock,
     })
 }
 

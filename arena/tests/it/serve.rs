@@ -661,6 +661,23 @@ fn a_scheduled_test_competition_starts_by_itself() {
     let c = server.wait_for("/api/competitions/1", |v| v["status"] == "finished");
     assert_eq!(c["kind"], "test");
     assert_eq!(c["games"], 2);
+    // One server a contest: a second one on its data is refused.
+    let second = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .current_dir(dir)
+        .args([
+            "serve",
+            contest.to_str().unwrap(),
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    assert!(
+        String::from_utf8_lossy(&second.stderr).contains("in use by another `arena serve`"),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
     // Not again within the hour.
     assert_eq!(
         server

@@ -18,6 +18,9 @@ use crate::serve::db::now_ms;
 use crate::serve::web::{HttpError, PageError, Viewer};
 use crate::serve::App;
 
+/// The password checks and hashes that may run at once.
+static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 fn cookie(name: &'static str, value: String) -> Cookie<'static> {
     Cookie::build((name, value))
         .http_only(true)
@@ -97,6 +100,12 @@ pub async fn login(
     let user = app.db.user_by_name(&f.name).await?;
     let hash = user.as_ref().map(|u| u.password_hash.clone());
     let password = f.password.clone();
+    // At most two password checks at once (argon2 takes tens of ms and 19 MiB each): a flood of
+    // logins waits here instead of taking the cores from the games.
+    let _permit = HASHING
+        .acquire()
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     // The same work for an unknown name as for a wrong password.
     let ok = tokio::task::spawn_blocking(move || match hash {
         Some(h) => auth::verify_password(&password, &h),
@@ -181,6 +190,10 @@ pub async fn register(
     }
     auth::password_ok(&f.password).map_err(HttpError::bad)?;
     let password = f.password.clone();
+    let _permit = HASHING
+        .acquire()
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
         .await
         .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))?

@@ -168,12 +168,21 @@ async fn authored(
     }
 }
 
-/// The end of the file at `path`: its last 64 KiB at most.
+/// The end of the file at `path`: its last 64 KiB at most (read from there, not whole).
 fn tail(path: &FsPath) -> String {
-    const MAX: usize = 64 * 1024;
-    let bytes = std::fs::read(path).unwrap_or_default();
-    let start = bytes.len().saturating_sub(MAX);
-    let text = String::from_utf8_lossy(&bytes[start..]);
+    use std::io::{Read, Seek, SeekFrom};
+    const MAX: u64 = 64 * 1024;
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return String::new();
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let start = len.saturating_sub(MAX);
+    let mut bytes = Vec::new();
+    if file.seek(SeekFrom::Start(start)).is_err() || file.take(MAX).read_to_end(&mut bytes).is_err()
+    {
+        return String::new();
+    }
+    let text = String::from_utf8_lossy(&bytes);
     if start > 0 {
         format!("[… {start} bytes before …]\n{text}")
     } else {
@@ -206,7 +215,14 @@ fn stderr_of(dir: &FsPath, bot: &str) -> String {
         .collect();
     files.sort();
     let mut out = String::new();
-    for f in files {
+    // About 1 MiB at most, in game order: the files past it are counted, not shown.
+    const TOTAL: usize = 1 << 20;
+    let count = files.len();
+    for (shown, f) in files.into_iter().enumerate() {
+        if out.len() > TOTAL {
+            out.push_str(&format!("[… {} more files not shown …]\n", count - shown));
+            break;
+        }
         let name = f
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
