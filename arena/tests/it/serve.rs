@@ -628,12 +628,14 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
     );
     assert_eq!(a.status, 200, "{}", a.text());
     let carol = format!("arena_session={}", a.cookie("arena_session").unwrap());
+    // The welcome page's own Log out button carries the new session's token.
+    let registered = a.text();
     let page = request(server.addr, "GET", "/", &[("Cookie", &carol)], b"");
     assert!(page.text().contains("carol"));
     let a = server.form(
         "/logout",
         &carol,
-        format!("csrf={}", hidden_csrf(&page.text())),
+        format!("csrf={}", hidden_csrf(&registered)),
     );
     assert_eq!(a.status, 303);
     let page = request(server.addr, "GET", "/", &[("Cookie", &carol)], b"");

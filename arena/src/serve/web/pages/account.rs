@@ -77,18 +77,19 @@ pub struct LoginForm {
     csrf: String,
 }
 
-/// Opens a session and sets its cookie (HttpOnly, SameSite=Strict).
-async fn open_session(app: &App, user: i64) -> Result<Cookie<'static>, HttpError> {
+/// Opens a session: its cookie (HttpOnly, SameSite=Strict) and its forms' CSRF token.
+async fn open_session(app: &App, user: i64) -> Result<(Cookie<'static>, String), HttpError> {
     let token = auth::random_token();
+    let csrf = auth::random_token();
     app.db
         .add_session(
             &auth::sha256_hex(&token),
             user,
-            &auth::random_token(),
+            &csrf,
             now_ms() + auth::SESSION_MS,
         )
         .await?;
-    Ok(cookie(auth::SESSION_COOKIE, token))
+    Ok((cookie(auth::SESSION_COOKIE, token), csrf))
 }
 
 pub async fn login(
@@ -123,7 +124,7 @@ pub async fn login(
         )
         .into());
     };
-    let session = open_session(&app, user.id).await?;
+    let (session, _) = open_session(&app, user.id).await?;
     Ok((jar.add(session), Redirect::to("/")).into_response())
 }
 
@@ -210,11 +211,13 @@ pub async fn register(
         )
         .into());
     };
-    let session = open_session(&app, id).await?;
+    let (session, csrf) = open_session(&app, id).await?;
     let user = app.db.user_by_name(&f.name).await?;
+    // As the next page will see it, so its Log out button works.
     let viewer = Viewer {
         user,
-        ..Viewer::default()
+        csrf: Some(csrf),
+        session: None,
     };
     let body = html! {
         p { "Welcome, " (f.name) ". Your API token, for scripts (shown only now):" }

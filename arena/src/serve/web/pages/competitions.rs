@@ -43,7 +43,7 @@ pub async fn create(app: &App, kind: &str) -> Result<i64, HttpError> {
 /// Returns its status after.
 ///
 /// # Errors
-/// No such competition (404), an unknown action or one its status does not allow (409).
+/// No such competition or action (404), an action its status does not allow (409).
 pub async fn act(app: &Arc<App>, id: i64, action: &str) -> Result<String, HttpError> {
     let c = crate::serve::web::competition_or_404(app, id).await?;
     let conflict = || {
