@@ -693,6 +693,19 @@ fn a_scheduled_test_competition_starts_by_itself() {
     );
 }
 
+/// Waits (2 minutes at most) until the file `csv` has `lines` lines: a header and `lines - 1` games.
+fn wait_for_lines(csv: &Path, lines: usize, dir: &Path) {
+    let start = Instant::now();
+    while std::fs::read_to_string(csv).map_or(0, |t| t.lines().count()) < lines {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no game recorded: {}",
+            log_of(dir)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A contest with a slow reference bot (40 ms a move), so a competition of it, `random` and one
 /// upload (12 games) is still running seconds after it starts; its organiser's and a participant's
 /// tokens.
@@ -758,15 +771,7 @@ fn sigkill_at_any_moment_loses_nothing() {
         .as_i64()
         .unwrap();
     let csv = data.join(format!("competitions/competition-{id}/games.csv"));
-    let start = Instant::now();
-    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 3 {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no game recorded: {}",
-            log_of(dir)
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_lines(&csv, 3, dir);
     server.kill9();
     let before = std::fs::read_to_string(&csv).unwrap().lines().count() - 1;
     assert!(before < 12, "the competition ended before the kill");
@@ -913,15 +918,7 @@ fn a_competition_that_cannot_resume_waits_paused_with_the_reason() {
     let csv = dir.join(format!(
         "results/c4test/competitions/competition-{id}/games.csv"
     ));
-    let start = Instant::now();
-    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "{}",
-            log_of(dir)
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_lines(&csv, 2, dir);
     server.kill9();
     // The organiser changes the time control: the recorded games were played under another.
     let text = std::fs::read_to_string(&contest).unwrap();
