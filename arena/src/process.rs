@@ -19,6 +19,10 @@ use crate::plan::Launch;
 use crate::sandbox::Jail;
 
 /// The longest line a bot may write, bytes (without the newline). Longer is a protocol error.
+/// What comes before the last line of a bot's stderr in the description of how it ended (and so in a
+/// forfeit's detail): `exited with status 3; its stderr ends: out of memory`.
+pub const STDERR_ENDS: &str = "; its stderr ends: ";
+
 pub const MAX_LINE: usize = 64 * 1024;
 /// Bytes of a bot's stderr kept per game; the rest is read and dropped.
 pub const MAX_STDERR: usize = 1024 * 1024;
@@ -423,7 +427,7 @@ impl BotProcess {
             .map(|l| l.clone())
             .unwrap_or_default();
         if !last.is_empty() {
-            how.push_str(&format!("; its stderr ends: {last}"));
+            how.push_str(&format!("{STDERR_ENDS}{last}"));
         }
         Ended {
             how,

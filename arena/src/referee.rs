@@ -64,7 +64,7 @@ impl Forfeit {
 /// `how` a process ended with `context` after the way it ended and before the end of its stderr:
 /// `exited with status 3 while the arena waited for move; its stderr ends: …`.
 fn in_context(how: &str, context: &str) -> String {
-    const STDERR: &str = "; its stderr ends: ";
+    const STDERR: &str = crate::process::STDERR_ENDS;
     match how.split_once(STDERR) {
         Some((ended, stderr)) => format!("{ended} {context}{STDERR}{stderr}"),
         None => format!("{how} {context}"),

@@ -298,6 +298,8 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads() {
         bad["detail"].as_str().unwrap().contains("forfeited"),
         "{bad}"
     );
+    // Its stderr reaches its author's log only, not the public verdict.
+    assert!(!bad.to_string().contains("out of luck"), "{bad}");
 
     // The check's transcript and stderr: to the author only.
     let log = server.get("/api/bots/3/versions/1/log", Some(&alice));

@@ -99,7 +99,8 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
                 "failed: {} of {played} games forfeited; game {}: {} ({})",
                 forfeits.len(),
                 g.id,
-                g.detail,
+                // Public: the end of the bot's stderr stays in the author's check log.
+                crate::serve::web::public_detail(&g.detail),
                 g.termination.as_str()
             ),
         ),

@@ -87,6 +87,14 @@ impl From<sqlx::Error> for HttpError {
     }
 }
 
+/// A game's forfeit detail as the public pages show it: without the end of the bot's stderr, which
+/// only its author reads (its check log, its stderr page).
+pub fn public_detail(detail: &str) -> &str {
+    detail
+        .split_once(crate::process::STDERR_ENDS)
+        .map_or(detail, |(before, _)| before)
+}
+
 /// Competition `id`, or 404.
 ///
 /// # Errors

@@ -94,7 +94,12 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
             .filter(|g| {
                 g.termination.is_forfeit() && g.detail.starts_with(&format!("{}: ", bot.name))
             })
-            .map(|g| (g.id.clone(), g.detail.clone()))
+            .map(|g| {
+                (
+                    g.id.clone(),
+                    crate::serve::web::public_detail(&g.detail).to_string(),
+                )
+            })
             .collect();
         played.push((c, row, forfeits));
     }

@@ -241,7 +241,7 @@ pub async fn show(
         table id="games" {
             tr { th { "Game" } th { "First" } th { "Second" } th { "Result" } th { "Ending" } th { "Plies" } }
             @for g in table.records.iter().rev().take(50) {
-                tr { td { (g.id) } td { (g.first) } td { (g.second) } td { (g.result.to_string()) } td { (g.termination.as_str()) @if g.termination.is_forfeit() { ": " (g.detail) } } td.n { (g.plies) } }
+                tr { td { (g.id) } td { (g.first) } td { (g.second) } td { (g.result.to_string()) } td { (g.termination.as_str()) @if g.termination.is_forfeit() { ": " (crate::serve::web::public_detail(&g.detail)) } } td.n { (g.plies) } }
             }
         }
         @if viewer.user.as_ref().is_some_and(|u| u.admin) {
