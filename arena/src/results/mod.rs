@@ -215,16 +215,26 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
 /// # Errors
 /// See [`read_games_csv`].
 pub fn read_games_live(path: &Path) -> Result<Vec<GameRecord>> {
+    let bytes = complete_lines(path)?;
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    parse_games(csv::Reader::from_reader(&bytes[..]), path)
+}
+
+/// The bytes of the file at `path` up to its last newline (a run may be appending the next line);
+/// empty when it is missing.
+///
+/// # Errors
+/// A file that exists but cannot be read.
+pub fn complete_lines(path: &Path) -> Result<Vec<u8>> {
     let mut bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     bytes.truncate(bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1));
-    if bytes.is_empty() {
-        return Ok(Vec::new());
-    }
-    parse_games(csv::Reader::from_reader(&bytes[..]), path)
+    Ok(bytes)
 }
 
 fn parse_games<R: std::io::Read>(

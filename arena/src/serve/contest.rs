@@ -87,6 +87,17 @@ pub struct UploadConfig {
     pub max_files: usize,
 }
 
+impl UploadConfig {
+    /// The caps in bytes and entries, as [`crate::serve::upload::store`] takes them.
+    pub fn limits(&self) -> crate::serve::upload::Limits {
+        crate::serve::upload::Limits {
+            max_upload_bytes: self.max_mb << 20,
+            max_unpacked_bytes: self.max_unpacked_mb << 20,
+            max_files: self.max_files,
+        }
+    }
+}
+
 impl Default for UploadConfig {
     fn default() -> UploadConfig {
         UploadConfig {
@@ -325,16 +336,10 @@ mod tests {
         let game = with("");
         let random = "[[reference]]\nname = \"random\"\nbuiltin = \"random\"\n";
         let ok = format!("name = \"c\"\n{game}{random}");
-        assert!(Contest::load(
-            &{
-                let d = tempfile::tempdir().unwrap().keep();
-                let p = d.join("c.toml");
-                std::fs::write(&p, &ok).unwrap();
-                p
-            },
-            &exe()
-        )
-        .is_ok());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        std::fs::write(&path, &ok).unwrap();
+        assert!(Contest::load(&path, &exe()).is_ok());
         for (text, says) in [
             (format!("name = \"c\"\n{game}"), "no [[reference]] bot"),
             (format!("name = \"a b\"\n{game}{random}"), "letters, digits"),

@@ -26,7 +26,7 @@ use super::App;
 /// The router of every page and API call.
 pub fn router(app: Arc<App>) -> Router {
     // The multipart envelope around the largest upload.
-    let limit = (app.contest.config.upload.max_mb * 1024 * 1024 + 64 * 1024) as usize;
+    let limit = (app.contest.config.upload.limits().max_upload_bytes + 64 * 1024) as usize;
     let header = |name, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
     };

@@ -14,7 +14,7 @@ use tokio::io::AsyncWriteExt;
 use super::HttpError;
 use crate::serve::contest::valid_name;
 use crate::serve::db::{AddVersionError, User};
-use crate::serve::upload::{self, Limits};
+use crate::serve::upload;
 use crate::serve::App;
 
 /// The fields of an upload, its file on disk (removed when dropped).
@@ -57,7 +57,7 @@ fn too_large(max_mb: u64) -> HttpError {
 /// A body that is not multipart or is cut short, a file over the cap (413), a missing field.
 pub async fn receive(app: &App, mut form: Multipart) -> Result<Received, HttpError> {
     let max_mb = app.contest.config.upload.max_mb;
-    let max = max_mb * 1024 * 1024;
+    let max = app.contest.config.upload.limits().max_upload_bytes;
     let multipart_error = |e| multipart_error(e, max_mb);
     let (mut name, mut csrf, mut file) = (None, None, None);
     while let Some(mut field) = form.next_field().await.map_err(multipart_error)? {
@@ -133,12 +133,7 @@ pub async fn accept(
             ),
         ));
     }
-    let u = &app.contest.config.upload;
-    let limits = Limits {
-        max_upload_bytes: u.max_mb * 1024 * 1024,
-        max_unpacked_bytes: u.max_unpacked_mb * 1024 * 1024,
-        max_files: u.max_files,
-    };
+    let limits = app.contest.config.upload.limits();
     let stored = {
         let (path, name, store) = (
             upload.file.0.clone(),

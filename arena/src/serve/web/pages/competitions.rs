@@ -285,9 +285,7 @@ pub async fn games_csv(
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
     crate::serve::web::competition_or_404(&app, id).await?;
-    let mut bytes = std::fs::read(app.data.competition(id).join("games.csv")).unwrap_or_default();
-    // Complete lines only: a run may be appending.
-    bytes.truncate(bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1));
+    let bytes = crate::results::complete_lines(&app.data.competition(id).join("games.csv"))?;
     Ok((
         [
             (CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
