@@ -1,21 +1,30 @@
 //! The arena: runs bot executables against each other and records every game.
 //!
-//! Two-stage configuration ([`config`] → [`plan`]), a pure [`schedule`], one owner per bot process
-//! ([`process`]), the words of the bot protocols ([`protocol`]), a [`referee`] that plays one game under
-//! the [`clock`], a [`pool`] that keeps
-//! `concurrency` games running, and a [`tournament`] runner that appends each [`record`] to [`results`] and prints the [`standings`] ([`report`]: as text and as the
-//! page `report.html`, every game replayable); [`probe`] runs one bot
-//! through that path to tell whether it behaves, and [`replay`] shows a recorded game again; [`formats`]
-//! writes game records for other programs (SGF, PGN, Pons's digit strings) and reads SGF, which [`openings`]
-//! also takes as opening books. The `arena` binary is a thin command line over these.
+//! The modules, from the bottom up (imports point one way):
+//! - **setup**: a [`config`] file is validated into a [`plan`], which holds the pure
+//!   [`plan::schedule`] of games and the [`plan::openings`]; [`sandbox`] contains each bot, [`shard`]
+//!   splits a run across machines;
+//! - **one game** ([`game`]): one owner per bot process ([`game::process`]) speaking the words of the
+//!   bot protocols ([`protocol`]), and a [`game::referee`] that plays one game under the
+//!   [`game::clock`] into a [`record`];
+//! - **many games**: the [`run`] layer owns a run's lifecycle and its [`run::pool`] of `concurrency`
+//!   games; a [`tournament`] (round robin, gauntlet, SPRT, and Swiss or knockout by
+//!   [`tournament::pairing`]), a tuning ([`tune`]) and [`play`] only schedule games into it, and
+//!   [`results`] keeps them;
+//! - **tables and pages**: [`standings`] (with the crosstable and head-to-head tables), [`stats`], the
+//!   [`report`] (as text and as the page `report.html`, every game replayable), [`formats`] for other
+//!   programs (SGF, PGN, Pons's digit strings);
+//! - **around them**: [`probe`] runs one bot through that path to tell whether it behaves, [`replay`]
+//!   shows a recorded game again, [`analyze`] and [`book`] use the games' solvers, [`bench`](mod@bench) measures,
+//!   and [`serve`] is the contest server. The `arena` binary is a thin command line over these.
 
-/// `print!` to stdout through [`stdout::write`]: a closed pipe (`arena ratings results/x | head`)
+/// `print!` to stdout through [`console::stdout::write`]: a closed pipe (`arena ratings results/x | head`)
 /// drops the output from then on instead of panicking, and the command goes on; any other write
 /// error is returned with `?` (into the caller's `anyhow::Result`).
 #[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => {
-        $crate::stdout::write(::std::format_args!($($arg)*))?
+        $crate::console::stdout::write(::std::format_args!($($arg)*))?
     };
 }
 
@@ -30,12 +39,12 @@ macro_rules! outln {
     };
 }
 
-/// `eprint!` through [`stderr::write`]: a stderr whose reader has gone (`arena run … 2>&1 | head -1`)
-/// drops the diagnostic instead of panicking, and the command goes on. Never fails (see [`stderr`]).
+/// `eprint!` through [`console::stderr::write`]: a stderr whose reader has gone (`arena run … 2>&1 | head -1`)
+/// drops the diagnostic instead of panicking, and the command goes on. Never fails (see [`console::stderr`]).
 #[macro_export]
 macro_rules! err {
     ($($arg:tt)*) => {
-        $crate::stderr::write(::std::format_args!($($arg)*))
+        $crate::console::stderr::write(::std::format_args!($($arg)*))
     };
 }
 
@@ -53,34 +62,24 @@ macro_rules! errln {
 pub mod analyze;
 pub mod bench;
 pub mod book;
-pub mod clock;
 pub mod config;
-pub mod crosstable;
+pub mod console;
 pub mod formats;
-pub mod head_to_head;
-pub mod openings;
-pub mod options;
-pub mod pairing;
+pub mod game;
 pub mod plan;
 pub mod play;
-pub mod pool;
 pub mod probe;
-pub mod process;
 pub mod protocol;
 pub mod record;
-pub mod referee;
 pub mod replay;
 pub mod report;
 pub mod results;
 pub mod run;
 pub mod sandbox;
-pub mod schedule;
 pub mod serve;
 pub mod shard;
 pub mod standings;
 pub mod stats;
-pub mod stderr;
-pub mod stdout;
 pub mod tournament;
 pub mod tune;
 

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::config::ProtocolKind;
-use crate::process::Transcript;
+use crate::game::process::Transcript;
 use crate::protocol::{codecup, ugi};
 use crate::record::GameRecord;
 
@@ -200,7 +200,7 @@ pub struct MoveTimes {
     pub answered: u32,
     /// The slowest of those answers, ms (0 if none).
     pub slowest_ms: u64,
-    /// The transcript dropped lines (it passed [`crate::process::MAX_TRANSCRIPT`]), so the answers in
+    /// The transcript dropped lines (it passed [`crate::game::process::MAX_TRANSCRIPT`]), so the answers in
     /// the dropped part are missing from `answered` and `slowest_ms`.
     pub partial: bool,
 }

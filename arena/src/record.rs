@@ -186,7 +186,7 @@ pub struct GameRecord {
     pub score: Option<[u32; 2]>,
     /// Time spent on moves by [first, second], ms.
     pub time_ms: [u64; 2],
-    /// The time control each side played under, [first, second], as [`crate::clock::TimeControl`]'s
+    /// The time control each side played under, [first, second], as [`crate::config::time_control::TimeControl`]'s
     /// text (`10000+100`); empty in rows recorded before the column existed.
     pub time_control: [String; 2],
     /// The time each move took, ms, one per ply after the opening (the bots' moves, in order); a move

@@ -390,7 +390,7 @@ pub trait Engine {
 mod tests {
     use super::*;
 
-    /// The lines of `arena::options`' tests, read by the one type both crates use.
+    /// The lines of `arena::game::options`' tests, read by the one type both crates use.
     fn declared() -> Vec<EngineOption> {
         [
             "option name depth type spin default 4 min 1 max 20",

@@ -12,8 +12,8 @@ use std::time::Instant;
 use anyhow::Result;
 
 use crate::config::Config;
-use crate::pairing::swiss::SwissState;
 use crate::plan::Plan;
+use crate::tournament::pairing::swiss::SwissState;
 use crate::tournament::{self, RunOptions};
 
 /// The config text of a round-robin of `n` random tic-tac-toe bots (`r[seed=1]`, …).
@@ -50,7 +50,7 @@ pub async fn run(
             let start = Instant::now();
             let config = Config::parse(&text, &path)?;
             let plan = Plan::new(&config, &path, exe)?;
-            scheduled = crate::schedule::schedule(&plan).len();
+            scheduled = crate::plan::schedule::schedule(&plan).len();
             best = best.min(start.elapsed().as_secs_f64());
         }
         crate::outln!(

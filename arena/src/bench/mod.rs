@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::config::Config;
+use crate::game::process::{BotProcess, Transcript};
 use crate::plan::{Launch, Plan};
-use crate::process::{BotProcess, Transcript};
 use crate::protocol::ugi;
 use crate::tournament::{self, RunOptions};
 

@@ -2,7 +2,7 @@
 //! the project's own solver, for 7 × 6 (the book built into the bots) or any size the book format holds
 //! (at most 7 columns, `W × (H + 1) <= 55`; small boards make the builder testable end to end).
 //!
-//! First every position of at most `all_depth` plies ([`full`]): those of `all_depth` plies are solved,
+//! First every position of at most `all_depth` plies (`full`): those of `all_depth` plies are solved,
 //! the shallower ones derived from their children's scores, bottom up, with no search. Then the
 //! perfect player's tree is visited ply by ply from there. The positions of a ply not solved yet are
 //! shared among `threads` solvers, each with its own transposition table kept for the whole run (so later

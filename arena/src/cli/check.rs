@@ -50,9 +50,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             continue;
         }
         let mut plan = load(path)?;
-        arena::pairing::seed(&mut plan)?;
-        let games = arena::pairing::describe(&plan)
-            .unwrap_or_else(|| format!("{} games", arena::schedule::schedule(&plan).len()));
+        arena::tournament::pairing::seed(&mut plan)?;
+        let games = arena::tournament::pairing::describe(&plan)
+            .unwrap_or_else(|| format!("{} games", arena::plan::schedule::schedule(&plan).len()));
         outln!(
             "{}: tournament {:?}, {}, {:?}, {games}, concurrency {}",
             path.display(),

@@ -70,7 +70,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     for path in &args.configs {
         let mut plan = load(path)?;
         // A knockout's seeds_from folder is read now, so a bad one is found before any game.
-        arena::pairing::seed(&mut plan).with_context(|| format!("{}", path.display()))?;
+        arena::tournament::pairing::seed(&mut plan)
+            .with_context(|| format!("{}", path.display()))?;
         if let Some(c) = args.concurrency {
             anyhow::ensure!(c > 0, "--concurrency must be at least 1");
             plan.concurrency = c;

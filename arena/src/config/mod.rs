@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub mod tiebreak;
+pub mod time_control;
 pub mod tune;
 
 pub use tiebreak::Tiebreak;
@@ -143,7 +144,7 @@ pub struct OpeningsConfig {
     /// The file, relative to the config file's folder (or absolute). Each line holds the moves of one
     /// opening in the game's notation, separated by spaces; empty lines and lines starting with `#` are
     /// skipped. For Dots, an `.sgf` file or a folder of them: each game tree is one opening, its start
-    /// dots and main line (see [`crate::openings`]).
+    /// dots and main line (see [`crate::plan::openings`]).
     pub file: PathBuf,
     /// `sequential` (default): game pair k plays line k, wrapping around; `random`: a seeded shuffle of
     /// the lines, then in that order, wrapping around.
@@ -231,9 +232,9 @@ pub enum Format {
     /// SPSA tuning of one bot's options (`[tune]`), played by `arena tune`, not `arena run`.
     Tune,
     /// `rounds` Swiss rounds: each round pairs bots of equal or near score who have not met
-    /// ([`crate::pairing::swiss`]).
+    /// ([`crate::tournament::pairing::swiss`]).
     Swiss,
-    /// A seeded single-elimination bracket ([`crate::pairing::knockout`]).
+    /// A seeded single-elimination bracket ([`crate::tournament::pairing::knockout`]).
     Knockout,
 }
 

@@ -15,7 +15,7 @@
 
 use std::fmt::Write as _;
 
-use crate::clock::RecordedTimeControl;
+use crate::config::time_control::RecordedTimeControl;
 use crate::formats::seconds;
 use crate::record::{GameRecord, Termination};
 

@@ -29,7 +29,7 @@ use games::{DotsStart, Game, GameSpec, GameVisitor, Outcome, Player, Setup};
 use sgf_parse::unknown_game::Prop;
 use sgf_parse::GameTree;
 
-use crate::clock::RecordedTimeControl;
+use crate::config::time_control::RecordedTimeControl;
 use crate::formats::seconds;
 use crate::record::{GameRecord, GameResult, Termination};
 

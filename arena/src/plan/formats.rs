@@ -1,6 +1,6 @@
 //! The keys of the formats whose pairings depend on results (Swiss `rounds`, `[knockout]`), `cycles` and
 //! `tiebreaks`, checked against the format at the plan stage; the Swiss and knockout themselves are
-//! [`crate::pairing`].
+//! [`crate::tournament::pairing`].
 
 use std::path::Path;
 
@@ -64,7 +64,7 @@ pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Fo
                     super::MAX_GAMES_PER_PAIR / 2
                 ));
             }
-            // Config order until the runner reads `seeds_from` ([`crate::pairing::seed`]).
+            // Config order until the runner reads `seeds_from` ([`crate::tournament::pairing::seed`]).
             Some(KnockoutPlan {
                 pairs,
                 extra_pairs,

@@ -6,13 +6,15 @@ use std::collections::BTreeMap;
 
 use games::{DotsStart, Game, GameKind, GameSpec, GameVisitor};
 
-use crate::clock::TimeControl;
+use crate::config::time_control::TimeControl;
 use crate::config::{
     BotConfig, Config, Format, OpeningOrder, ProtocolKind, SandboxKind, SprtConfig, Sweep,
     TimeControlConfig,
 };
 pub mod formats;
 pub mod limits;
+pub mod openings;
+pub mod schedule;
 
 use crate::stats::sprt::{Sprt, SprtModel};
 use limits::Limits;
@@ -34,7 +36,7 @@ pub struct Plan {
     pub opening_plies: u32,
     /// The openings of the book (its lines, or its SGF games with their setup dots), each checked legal
     /// and not ending the game; empty without `[openings]`.
-    pub openings: Vec<crate::openings::Opening>,
+    pub openings: Vec<crate::plan::openings::Opening>,
     /// The order in which game pairs take [`Plan::openings`].
     pub opening_order: OpeningOrder,
     /// The stop rule of a `format = "sprt"` match; `None` for the other formats.
@@ -76,7 +78,7 @@ pub struct KnockoutPlan {
     /// Where the seeding came from, for people: `config order` or `ratings of <folder>`.
     pub seeded_by: String,
     /// `[knockout] seeds_from`: the results folder whose ratings seed the bracket (resolved against the
-    /// config's folder) and the folder as written; read by [`crate::pairing::seed`], not here.
+    /// config's folder) and the folder as written; read by [`crate::tournament::pairing::seed`], not here.
     pub seeds_from: Option<(std::path::PathBuf, String)>,
 }
 
@@ -313,7 +315,7 @@ impl Plan {
         let openings = match &config.openings {
             Some(o) => {
                 let file = base.join(&o.file);
-                crate::openings::read(spec, &file, o.plies)
+                crate::plan::openings::read(spec, &file, o.plies)
                     .map_err(|m| err(format!("[openings]: {m}")))?
             }
             None => Vec::new(),

@@ -15,12 +15,12 @@ use anyhow::{bail, Context, Result};
 use games::{GameSpec, Player};
 
 use crate::config::Config;
+use crate::plan::schedule::schedule;
 use crate::plan::Plan;
 use crate::record::GameRecord;
 use crate::results::fingerprint::Fingerprint;
 use crate::results::ResultsDir;
 use crate::run::{ConfigCopy, Flow, Run, Setup};
-use crate::schedule::schedule;
 
 /// What `arena play` was asked for.
 #[derive(Clone, Debug)]

@@ -1,8 +1,8 @@
 //! The arena's side of the bot protocols of `docs/protocol.md`: every line the arena writes to a bot
 //! ([`ugi`]'s commands, [`codecup`]'s `Start`, moves and `Quit`) and how it reads the lines a bot writes.
 //!
-//! No I/O and no decisions: [`crate::process`] carries the lines, the [`crate::referee`] decides what a
-//! line means for the game (a forfeit, a move), [`crate::options`] reads a bot's declared options,
+//! No I/O and no decisions: [`crate::game::process`] carries the lines, the [`crate::game::referee`] decides what a
+//! line means for the game (a forfeit, a move), [`crate::game::options`] reads a bot's declared options,
 //! [`crate::probe`] reads the lines back from a transcript, and [`crate::bench`] times a round trip; all
 //! of them build and read the words here. A declared option is [`EngineOption`], the type the engines of
 //! the `bots` crate declare theirs with. The bots' own side is `bots::protocol`.

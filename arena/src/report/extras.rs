@@ -1,5 +1,5 @@
 //! The sections of `report.html` that other commands leave in a results folder: a knockout's bracket and
-//! a Swiss's rounds (`bracket.txt`, `swiss.txt`, written by the run, [`crate::pairing`]) and the accuracy
+//! a Swiss's rounds (`bracket.txt`, `swiss.txt`, written by the run, [`crate::tournament::pairing`]) and the accuracy
 //! analysis (`analysis.csv`, written by `arena analyze`, [`crate::analyze`]). Each is shown as it is in
 //! the folder when the page is written; a file that is missing or unreadable leaves its section out.
 

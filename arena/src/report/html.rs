@@ -467,7 +467,7 @@ fn head_to_head_html(out: &mut String, report: &Report) {
 }
 
 /// The SPRT's state: its hypotheses, the LLR against its bounds and the decision so far.
-fn sprt_html(out: &mut String, s: &Sprt, h: &crate::head_to_head::HeadToHead) {
+fn sprt_html(out: &mut String, s: &Sprt, h: &crate::standings::head_to_head::HeadToHead) {
     let (lower, upper) = s.bounds();
     let llr = s.llr(&h.pentanomial);
     let decision = match s.decide(&h.pentanomial) {
@@ -709,7 +709,7 @@ pub fn write(dir: &Path, name: &str, records: &[GameRecord], report: &Report) ->
     Ok(path)
 }
 
-/// The text of the page [`write`] writes (the contest server serves it without writing it).
+/// The text of the page [`write()`] writes (the contest server serves it without writing it).
 pub fn page_of(dir: &Path, name: &str, records: &[GameRecord], report: &Report) -> String {
     let config = std::fs::read_to_string(dir.join(crate::results::recorded::CONFIG)).ok();
     render(&Page {

@@ -13,9 +13,9 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use games::Player;
 
-use crate::crosstable::Crosstable;
-use crate::head_to_head::HeadToHead;
 use crate::record::GameRecord;
+use crate::standings::crosstable::Crosstable;
+use crate::standings::head_to_head::HeadToHead;
 use crate::standings::{self, Rating, Standing};
 use crate::stats::elo::signed;
 use crate::stats::ratings::{self, Anchor, RatedGame, Ratings};

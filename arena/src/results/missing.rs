@@ -5,9 +5,9 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crate::config::Format;
+use crate::plan::schedule::{schedule, Shard};
 use crate::plan::Plan;
 use crate::record::GameRecord;
-use crate::schedule::{schedule, Shard};
 
 /// The games of one shard (or of the whole schedule) that are not recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]

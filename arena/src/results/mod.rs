@@ -533,7 +533,7 @@ pub struct Expected {
 
 impl Expected {
     /// What the recorded game of `game`, scheduled in `plan`, must match.
-    pub fn of(plan: &crate::plan::Plan, game: &crate::schedule::ScheduledGame) -> Expected {
+    pub fn of(plan: &crate::plan::Plan, game: &crate::plan::schedule::ScheduledGame) -> Expected {
         Expected {
             id: game.id.clone(),
             first: plan.bots[game.first].name.clone(),

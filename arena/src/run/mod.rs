@@ -1,5 +1,5 @@
 //! One run's lifecycle, shared by every way the arena plays games: `arena run`'s round-robin, gauntlet
-//! and SPRT match ([`crate::tournament`]), Swiss and knockout round by round ([`crate::pairing::run`]),
+//! and SPRT match ([`crate::tournament`]), Swiss and knockout round by round ([`crate::tournament::pairing::run`]),
 //! `arena tune`'s iterations ([`crate::tune`]) and `arena play` ([`crate::play`]). They only decide which
 //! games to play and what to do with each finished one; a [`Run`] does the rest, in this order:
 //!
@@ -24,17 +24,18 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use tokio::sync::watch;
 
+use crate::game::referee::GameEnv;
+use crate::plan::schedule::{ScheduledGame, Shard};
 use crate::plan::Plan;
-use crate::pool::{stopped, GamePool, Next};
 use crate::record::GameRecord;
-use crate::referee::GameEnv;
 use crate::report::Report;
 use crate::results::fingerprint::Fingerprint;
 use crate::results::{ResultsDir, RunLock, CONFIG_ORIGIN};
+use crate::run::pool::{stopped, GamePool, Next};
 use crate::sandbox::Containment;
-use crate::schedule::{ScheduledGame, Shard};
 use crate::stats::sprt::SprtDecision;
 
+pub mod pool;
 mod progress;
 
 pub use progress::{Progress, Sink};
@@ -87,7 +88,7 @@ pub struct Setup {
     /// pausing or cancelling a competition, or shutting down).
     pub stop: Option<watch::Receiver<bool>>,
     /// Sees each game as it is played ([`GameEnv::watch`]).
-    pub watch: Option<Arc<dyn crate::referee::Watch>>,
+    pub watch: Option<Arc<dyn crate::game::referee::Watch>>,
 }
 
 impl Setup {
@@ -154,7 +155,7 @@ pub struct RunOptions {
     /// A stop besides the signals ([`Setup::stop`]).
     pub stop: Option<watch::Receiver<bool>>,
     /// Sees each game as it is played ([`GameEnv::watch`]).
-    pub watch: Option<Arc<dyn crate::referee::Watch>>,
+    pub watch: Option<Arc<dyn crate::game::referee::Watch>>,
 }
 
 /// What a run did.
@@ -315,7 +316,7 @@ impl Run {
             hide: Some(self.setup.results_root.clone()),
             watch: self.setup.watch.clone(),
         });
-        for warning in crate::options::preflight(checks, &env)
+        for warning in crate::game::options::preflight(checks, &env)
             .await
             .map_err(anyhow::Error::msg)?
         {

@@ -13,7 +13,7 @@
 //!   when a config asks for `sandbox = "bubblewrap"`.
 //!
 //! [`Containment`] is the run's view of these layers; [`Jail`] confines one bot process for one game and
-//! is owned by its [`crate::process::BotProcess`].
+//! is owned by its [`crate::game::process::BotProcess`].
 
 pub mod bubblewrap;
 pub mod cgroup;
@@ -390,7 +390,7 @@ struct Sandbox {
 }
 
 /// The confinement of one bot process for one game: its cgroups, rlimits and sandbox. Owned by the
-/// [`crate::process::BotProcess`] that runs in it.
+/// [`crate::game::process::BotProcess`] that runs in it.
 #[derive(Debug)]
 pub struct Jail {
     containment: Arc<Containment>,

@@ -208,7 +208,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
     let server = tokio::spawn(async move {
         axum::serve(listener, router)
             .with_graceful_shutdown(async move {
-                crate::pool::stopped(&mut stop).await;
+                crate::run::pool::stopped(&mut stop).await;
             })
             .await
     });

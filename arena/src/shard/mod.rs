@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use std::collections::HashMap;
-//! use arena::schedule::Shard;
+//! use arena::plan::schedule::Shard;
 //! use arena::shard::{from_env, Count, CountSource, Scheduler};
 //!
 //! let env: HashMap<String, String> = [("JOB_COMPLETION_INDEX", "2")]
@@ -33,8 +33,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::plan::schedule::Shard;
 use crate::plan::Plan;
-use crate::schedule::Shard;
 
 pub use crate::plan::SPRT_ON_ONE_MACHINE;
 

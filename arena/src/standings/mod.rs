@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+pub mod crosstable;
+pub mod head_to_head;
 pub mod tiebreak;
 
 use anyhow::{Context, Result};

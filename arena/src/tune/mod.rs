@@ -5,7 +5,7 @@
 //! iteration draws a seeded ±1 perturbation Δ, plays `pairs_per_iteration` game pairs (one opening per
 //! pair, sides swapped) between the bot with θ + c_k·Δ and the bot with θ − c_k·Δ (integer options
 //! rounded stochastically from seeded draws, as fishtest's worker rounds them; θ stays unrounded), as
-//! processes under the config's clocks, limits and containment ([`crate::referee::play_game`]), then
+//! processes under the config's clocks, limits and containment ([`crate::game::referee::play_game`]), then
 //! updates θ. The games of an iteration run at once, up to `concurrency`.
 //!
 //! Results go to `results/<name>/`: `tune.csv` (one flushed row per finished iteration, see
@@ -47,14 +47,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::{Config, Format, OpeningOrder};
-use crate::openings::Opening;
+use crate::plan::openings::Opening;
+use crate::plan::schedule::{game_seed, mix, random_opening, ScheduledGame};
 use crate::plan::{BotPlan, Plan};
 use crate::record::GameRecord;
 use crate::results::fingerprint::Fingerprint;
 use crate::results::ResultsDir;
 use crate::run::{ConfigCopy, Flow, Played, Run, Setup};
 use crate::sandbox::Containment;
-use crate::schedule::{game_seed, mix, random_opening, ScheduledGame};
 use crate::tournament::{self, RunOptions, RunSummary};
 
 use spsa::{Param, Spsa};

@@ -29,7 +29,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::schedule::mix;
+use crate::plan::schedule::mix;
 
 /// One tuned parameter, as a line of fishtest's SPSA form: `name, start, min, max, c_end, r_end`.
 #[derive(Clone, Debug, PartialEq)]

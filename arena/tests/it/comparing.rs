@@ -144,7 +144,7 @@ fn an_sprt_match_stops_at_a_pair_boundary_once_decided_and_stays_decided() {
         "{}",
         records.len()
     );
-    let h2h = arena::head_to_head::HeadToHead::new("strong", "random", &records);
+    let h2h = arena::standings::head_to_head::HeadToHead::new("strong", "random", &records);
     assert_eq!(h2h.pentanomial.pairs() as usize * 2, records.len());
 
     // Run again: the recorded pairs decide, nothing more is played.
@@ -392,7 +392,7 @@ fn an_interrupted_sprt_match_resumes_without_losing_or_double_counting_pairs() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 6, "every game of the 3 pairs once");
-    let h2h = arena::head_to_head::HeadToHead::new("a", "b", &all);
+    let h2h = arena::standings::head_to_head::HeadToHead::new("a", "b", &all);
     assert_eq!(h2h.pentanomial.pairs(), 3);
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("Ptnml"),

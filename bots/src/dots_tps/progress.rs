@@ -4,7 +4,7 @@
 //! Source: heuristic 1 of "Динамическое отсечение траекторий" (seed `000_71d76f5b75d0c15c.txt`):
 //! at every node a trajectory is dropped when its owner has fewer moves left than it needs points,
 //! or (ours) when a dot of the other colour stands on it. Reading every point of every trajectory at
-//! every node (what [`Progress::scan`] does, the reference the tests compare against) costs the sum
+//! every node (what `Progress::scan` does, the reference the tests compare against) costs the sum
 //! of their lengths per node; here each trajectory carries two counters, changed only when a dot is
 //! put on or taken off one of its points, so a node reads two counters per trajectory and the
 //! points of only the trajectories it keeps. (Filing the live trajectories by owner and points

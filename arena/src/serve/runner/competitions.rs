@@ -90,7 +90,7 @@ pub async fn plan_of(app: &App, id: i64) -> Result<(String, crate::plan::Plan)> 
     let config = app.contest.competition(id, bots)?;
     let mut plan = app.contest.plan(&config)?;
     // A knockout seeded from an earlier results folder, as `arena run` seeds it.
-    crate::pairing::seed(&mut plan)?;
+    crate::tournament::pairing::seed(&mut plan)?;
     Ok((config.to_toml()?, plan))
 }
 
@@ -134,7 +134,7 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
         let stops = Arc::clone(&app.stops);
         let id = c.id;
         tokio::spawn(async move {
-            crate::pool::stopped(&mut shutdown).await;
+            crate::run::pool::stopped(&mut shutdown).await;
             if let Some(tx) = stops.lock().expect("the stops' lock").get(&id) {
                 let _ = tx.send(true);
             }

@@ -1,5 +1,5 @@
 //! The live board: the games of the competitions in progress, move by move, as the referee plays
-//! them ([`crate::referee::Watch`]); the competition's live page and `GET
+//! them ([`crate::game::referee::Watch`]); the competition's live page and `GET
 //! /api/competitions/{id}/live` read it.
 
 use std::collections::BTreeMap;
@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
+use crate::game::referee::Watch;
 use crate::record::GameRecord;
-use crate::referee::Watch;
 
 /// A game in progress.
 #[derive(Clone, Debug, Serialize)]

@@ -91,7 +91,7 @@ impl From<sqlx::Error> for HttpError {
 /// only its author reads (its check log, its stderr page).
 pub fn public_detail(detail: &str) -> &str {
     detail
-        .split_once(crate::process::STDERR_ENDS)
+        .split_once(crate::game::process::STDERR_ENDS)
         .map_or(detail, |(before, _)| before)
 }
 

@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 
 use games::{Game, GameVisitor, Outcome, Player};
 
-use crate::clock::{Charge, Clock};
 use crate::config::ProtocolKind;
+use crate::game::clock::{Charge, Clock};
+use crate::game::process::{BotProcess, IoFailure, Transcript};
+use crate::plan::schedule::ScheduledGame;
 use crate::plan::{BotPlan, Plan};
-use crate::process::{BotProcess, IoFailure, Transcript};
 use crate::protocol::{self, codecup, ugi};
 use crate::record::{GameRecord, GameResult, Termination};
 use crate::sandbox::Containment;
-use crate::schedule::ScheduledGame;
 
 /// How long a bot may take to exit after `quit` before its process group is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
@@ -64,7 +64,7 @@ impl Forfeit {
 /// `how` a process ended with `context` after the way it ended and before the end of its stderr:
 /// `exited with status 3 while the arena waited for move; its stderr ends: …`.
 fn in_context(how: &str, context: &str) -> String {
-    const STDERR: &str = crate::process::STDERR_ENDS;
+    const STDERR: &str = crate::game::process::STDERR_ENDS;
     match how.split_once(STDERR) {
         Some((ended, stderr)) => format!("{ended} {context}{STDERR}{stderr}"),
         None => format!("{how} {context}"),

@@ -3,7 +3,7 @@
 //! two, each match a number of game pairs, a tie decided by extra game pairs one at a time up to a cap,
 //! and then by seed: the higher seed (lower number) advances.
 //!
-//! Pure: [`crate::pairing::run`] plays the games and asks [`decide`] after each batch.
+//! Pure: [`crate::tournament::pairing::run`] plays the games and asks [`decide`] after each batch.
 
 use std::fmt::Write as _;
 

@@ -5,14 +5,16 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use crate::head_to_head::HeadToHead;
+use crate::plan::schedule::{schedule, ScheduledGame};
 use crate::plan::Plan;
 use crate::report::{Report, ReportOptions};
 use crate::results::fingerprint::Fingerprint;
 use crate::results::{check_resumable, Expected};
 use crate::run::{Flow, Run, Setup};
-use crate::schedule::{schedule, ScheduledGame};
+use crate::standings::head_to_head::HeadToHead;
 use crate::stats::sprt::SprtDecision;
+
+pub mod pairing;
 
 pub use crate::run::{Progress, RunOptions, RunSummary, Sink};
 
@@ -28,13 +30,13 @@ pub use crate::run::{Progress, RunOptions, RunSummary, Sink};
 ///
 /// # Errors
 /// A results folder that cannot be written, or whose games belong to another schedule; a shard of an
-/// SPRT match (a sequential test cannot be split), of a Swiss or a knockout (see [`crate::pairing::run`]).
+/// SPRT match (a sequential test cannot be split), of a Swiss or a knockout (see [`crate::tournament::pairing::run`]).
 pub async fn run(plan: Arc<Plan>, opts: &RunOptions) -> Result<RunSummary> {
     if matches!(
         plan.format,
         crate::config::Format::Swiss | crate::config::Format::Knockout
     ) {
-        return crate::pairing::run(plan, opts).await;
+        return pairing::run(plan, opts).await;
     }
     anyhow::ensure!(
         opts.shard.is_none() || plan.sprt.is_none(),

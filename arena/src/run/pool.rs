@@ -2,15 +2,15 @@
 //! [`play_game`], and hands back each game as it ends.
 //!
 //! Every runner plays its games through one: a round robin or gauntlet ([`crate::tournament`]), each
-//! round of a Swiss or a knockout ([`crate::pairing::run`]), each iteration of a tuning
+//! round of a Swiss or a knockout ([`crate::tournament::pairing::run`]), each iteration of a tuning
 //! ([`crate::tune`]). The runner records the games; the pool only schedules them, stops them all on a
 //! stop signal, and stops them all when the arena cannot set a game up ([`SetupError`]).
 //!
 //! ```no_run
-//! # async fn demo(plan: std::sync::Arc<arena::plan::Plan>, env: std::sync::Arc<arena::referee::GameEnv>)
+//! # async fn demo(plan: std::sync::Arc<arena::plan::Plan>, env: std::sync::Arc<arena::game::referee::GameEnv>)
 //! # -> anyhow::Result<()> {
-//! use arena::pool::{GamePool, Next};
-//! let games = arena::schedule::schedule(&plan);
+//! use arena::run::pool::{GamePool, Next};
+//! let games = arena::plan::schedule::schedule(&plan);
 //! let mut pool = GamePool::new(plan, env, games);
 //! let stop = async {
 //!     let _ = tokio::signal::ctrl_c().await;
@@ -31,10 +31,10 @@ use std::sync::Arc;
 use anyhow::{bail, Result};
 use tokio::task::JoinSet;
 
+use crate::game::referee::{play_game, GameEnv, SetupError};
+use crate::plan::schedule::ScheduledGame;
 use crate::plan::Plan;
 use crate::record::GameRecord;
-use crate::referee::{play_game, GameEnv, SetupError};
-use crate::schedule::ScheduledGame;
 
 /// What [`GamePool::next`] got.
 #[derive(Debug)]

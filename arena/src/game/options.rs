@@ -7,10 +7,10 @@
 use std::time::{Duration, Instant};
 
 use crate::config::ProtocolKind;
+use crate::game::process::{BotProcess, Transcript};
+use crate::game::referee::GameEnv;
 use crate::plan::{BotPlan, Plan};
-use crate::process::{BotProcess, Transcript};
 use crate::protocol::{ugi, EngineOption, OptionKind};
-use crate::referee::GameEnv;
 
 /// Checks `bot`'s configured options against what it `declared`.
 ///

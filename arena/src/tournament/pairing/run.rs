@@ -15,13 +15,13 @@ use super::knockout::{self, DecidedBy, MatchLine, MatchState};
 use super::swiss::{Pairing, SwissState};
 use super::{book_order, game_pair, Tiebreak};
 use crate::config::Format;
+use crate::plan::schedule::ScheduledGame;
 use crate::plan::Plan;
 use crate::record::GameRecord;
 use crate::report::{Report, ReportOptions};
 use crate::results::fingerprint::Fingerprint;
 use crate::results::{check_resumable, Expected, GameWriter, ResultsDir};
 use crate::run::{Flow, Played, Progress, Run, RunOptions, RunSummary, Setup, Sink};
-use crate::schedule::ScheduledGame;
 
 /// Runs (or resumes) a `format = "swiss"` or `"knockout"` tournament: see the module's documentation.
 ///

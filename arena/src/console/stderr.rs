@@ -6,7 +6,7 @@
 //! broken pipe (Rust ignores SIGPIPE): `arena run configs/smoke.toml 2>&1 | head -1` stopped at the
 //! first game with exit status 101. These writes instead note that stderr is gone and drop everything
 //! written to it from then on, so the command does all its work and exits with its own status, as
-//! [`stdout`](crate::stdout) does for the output. (A closed descriptor, `2>&-`, needs nothing: Rust's
+//! [`stdout`](crate::console::stdout) does for the output. (A closed descriptor, `2>&-`, needs nothing: Rust's
 //! runtime opens /dev/null in its place before `main`.)
 //!
 //! Unlike stdout's writes they never fail: a diagnostic that cannot be written (a full disk under

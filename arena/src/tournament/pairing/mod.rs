@@ -1,5 +1,5 @@
 //! Formats whose pairings depend on results: Swiss ([`swiss`]) and knockout ([`knockout`]); the
-//! ranking's tie-breaks ([`tiebreak`]); and the checks of their config keys (`rounds`, `[knockout]`,
+//! ranking's tie-breaks ([`crate::standings::tiebreak`]); and the checks of their config keys (`rounds`, `[knockout]`,
 //! `cycles`, `tiebreaks`). The rounds are played by [`run`], one after another, each round paired from
 //! the recorded games of the rounds before it, so a resumed run recomputes the same pairings and replays
 //! nothing. See `docs/formats.md`.
@@ -11,9 +11,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::{Format, OpeningOrder};
-use crate::openings::Opening;
+use crate::plan::openings::Opening;
+use crate::plan::schedule::{mix, random_opening, ScheduledGame};
 use crate::plan::{BotPlan, Plan};
-use crate::schedule::{mix, random_opening, ScheduledGame};
 
 pub mod knockout;
 mod run;
@@ -74,7 +74,7 @@ fn seeds_from(bots: &[BotPlan], dir: &Path) -> anyhow::Result<Vec<usize>> {
     Ok(order)
 }
 
-/// The order in which game pairs take the book's lines, as [`crate::schedule::schedule`] draws it.
+/// The order in which game pairs take the book's lines, as [`crate::plan::schedule::schedule`] draws it.
 fn book_order(plan: &Plan) -> Vec<usize> {
     let mut order: Vec<usize> = (0..plan.openings.len()).collect();
     if plan.opening_order == OpeningOrder::Random {
@@ -111,7 +111,7 @@ fn game_pair(
             second,
             opening: opening.clone(),
             setup: book.setup.clone(),
-            seed: crate::schedule::game_seed(pair_seed, k as u64),
+            seed: crate::plan::schedule::game_seed(pair_seed, k as u64),
         }
     };
     [game(0, opener, other), game(1, other, opener)]
@@ -201,7 +201,7 @@ mod tests {
         let d = tmp.path();
         let p = plan(d, "cycles = 3\ngames_per_pair = 4", 3, "connect4").unwrap();
         assert_eq!(p.games_per_pair, 12);
-        assert_eq!(crate::schedule::schedule(&p).len(), 3 * 12);
+        assert_eq!(crate::plan::schedule::schedule(&p).len(), 3 * 12);
         assert!(plan(d, "cycles = 0", 3, "connect4")
             .unwrap_err()
             .contains("at least 1"));

@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::{Format, OpeningOrder};
-use crate::openings::Opening;
+use crate::plan::openings::Opening;
 use crate::plan::Plan;
 
 /// One game of the schedule.
@@ -95,7 +95,7 @@ pub fn game_seed(pair_seed: u64, k: u64) -> u64 {
 pub fn rounds(bots: usize, format: Format) -> Vec<Vec<(usize, usize)>> {
     match format {
         Format::Gauntlet => (1..bots).map(|j| vec![(0, j)]).collect(),
-        // Paired round by round from the results: `crate::pairing::run`.
+        // Paired round by round from the results: `crate::tournament::pairing::run`.
         Format::Swiss | Format::Knockout => Vec::new(),
         Format::RoundRobin | Format::Sprt | Format::Tune => {
             // Circle method: fix slot 0, rotate the others; a phantom slot `bots` is the bye.

@@ -14,7 +14,7 @@
 //! first in exactly half its games; which bot opens the pairing's first game goes to the one that opened
 //! fewer pairings so far (on a tie, the higher-placed bot in odd rounds, the other in even ones).
 //!
-//! Pure: no process, no file. [`crate::pairing::run`] replays the recorded rounds through
+//! Pure: no process, no file. [`crate::tournament::pairing::run`] replays the recorded rounds through
 //! [`SwissState::add_round`] to pair the next round, so a resumed run recomputes the same pairings.
 
 use rand::seq::SliceRandom;
@@ -62,7 +62,7 @@ impl SwissState {
     /// The state before round 1 of `n` bots; `seed` draws the tie order among equal scores.
     pub fn new(n: usize, seed: u64) -> SwissState {
         let mut order: Vec<usize> = (0..n).collect();
-        order.shuffle(&mut ChaCha8Rng::seed_from_u64(crate::schedule::mix(
+        order.shuffle(&mut ChaCha8Rng::seed_from_u64(crate::plan::schedule::mix(
             seed ^ 0x5_1155,
         )));
         let mut tie = vec![0; n];
