@@ -43,8 +43,9 @@ pub async fn run(exe: &Path, tmp: &Path, uploads: usize, pages: usize, games: us
         contest: contest.clone(),
         listen: "127.0.0.1:0".parse()?,
         results: tmp.join("results"),
+        db: None,
     };
-    let (_, db, _) = crate::serve::open(&contest, &opts.results, exe).await?;
+    let (_, db, _) = crate::serve::open(&contest, &opts.results, opts.db.as_deref(), exe).await?;
     let (_, org) = crate::serve::add_user(&db, "org", true).await?;
     let (_, alice) = crate::serve::add_user(&db, "alice", false).await?;
     drop(db);
@@ -229,7 +230,8 @@ async fn standings_fixture(
     bots: usize,
     games: usize,
 ) -> Result<i64> {
-    let (_, db, data) = crate::serve::open(&opts.contest, &opts.results, exe).await?;
+    let (_, db, data) =
+        crate::serve::open(&opts.contest, &opts.results, opts.db.as_deref(), exe).await?;
     let names: Vec<String> = (0..bots).map(|i| format!("bot-{i:03}")).collect();
     let id = db.add_competition("test", &names).await?;
     db.set_status(id, None, "finished").await?;

@@ -23,6 +23,10 @@ pub struct ServeArgs {
     /// The folder that holds the contest's data folder and its database (<name>/, <name>.sqlite).
     #[arg(long, default_value = "results")]
     results: PathBuf,
+    /// The database: a PostgreSQL URL (`postgres://user:password@host:port/db`; the database must
+    /// exist) instead of the SQLite file <results>/<name>.sqlite. See docs/server.md.
+    #[arg(long, value_name = "URL")]
+    db: Option<String>,
     /// Add the account NAME with a random password, print the password and, as the last line, its
     /// API token, and exit (the server need not be stopped).
     #[arg(long, value_name = "NAME")]
@@ -47,7 +51,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         .context("starting the async runtime")?;
     if let Some(name) = &args.add_user {
         let (password, token) = rt.block_on(async {
-            let (_, db, _) = arena::serve::open(&args.contest, &args.results, &exe).await?;
+            let (_, db, _) =
+                arena::serve::open(&args.contest, &args.results, args.db.as_deref(), &exe).await?;
             arena::serve::add_user(&db, name, args.admin).await
         })?;
         outln!(
@@ -66,6 +71,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         contest: args.contest,
         listen: args.listen,
         results: args.results,
+        db: args.db,
     };
     rt.block_on(arena::serve::serve(&opts, &exe))?;
     Ok(ExitCode::SUCCESS)

@@ -65,19 +65,31 @@ pub struct ServeOptions {
     pub listen: SocketAddr,
     /// The folder holding the contest's data folder and database (usually `results`).
     pub results: PathBuf,
+    /// The database, when not the SQLite file beside the data folder: a `postgres://…` URL.
+    pub db: Option<String>,
 }
 
-/// Opens the contest's database (migrating it) and its data folder.
+/// Opens the contest's database (migrating it) and its data folder: the database `db` (a
+/// `postgres://…` URL or an SQLite path, see [`Db::open`]), by default the SQLite file
+/// `<results>/<name>.sqlite`.
 ///
 /// # Errors
 /// A contest file that does not load, a database that cannot be opened.
-pub async fn open(contest: &Path, results: &Path, exe: &Path) -> Result<(Contest, Db, DataDirs)> {
+pub async fn open(
+    contest: &Path,
+    results: &Path,
+    db: Option<&str>,
+    exe: &Path,
+) -> Result<(Contest, Db, DataDirs)> {
     let contest = Contest::load(contest, exe)?;
     let (root, db_path) = data_paths(results, &contest);
     std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
     // Absolute: the bots' folders in the competitions' configs must not depend on where they run.
     let root = std::path::absolute(&root)?;
-    let db = Db::open(&db_path).await?;
+    let db = match db {
+        Some(url) => Db::open(url).await?,
+        None => Db::open(&db_path.to_string_lossy()).await?,
+    };
     Ok((contest, db, DataDirs { root }))
 }
 
@@ -141,7 +153,7 @@ impl Started {
 /// A contest that does not load, a database that cannot be opened, an address that cannot be bound,
 /// a machine that cannot isolate bots as the contest asks.
 pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
-    let (contest, db, data) = open(&opts.contest, &opts.results, exe).await?;
+    let (contest, db, data) = open(&opts.contest, &opts.results, opts.db.as_deref(), exe).await?;
     // One server a contest: a second one would empty the first's incoming uploads, requeue its
     // running checks and play its competitions a second time.
     let lock = crate::results::ResultsDir {

@@ -27,6 +27,90 @@ use arena::bench::serve::SH_BOT;
 /// A bot that dies at once: its check fails.
 const CRASHING_BOT: &str = "#!/bin/sh\necho 'cannot start: out of luck' >&2\nexit 3\n";
 
+/// The database a test's server runs on: the SQLite file beside its data (the default), or a fresh
+/// database on the PostgreSQL server of `ARENA_TEST_POSTGRES` (a URL such as
+/// `postgres://postgres@127.0.0.1:55432/postgres`; `.ci/run` starts a throw-away cluster and sets it).
+#[derive(Clone, Copy)]
+enum Database {
+    Sqlite,
+    Postgres,
+}
+
+/// Runs a scenario `fn name(db: Database)` as two tests, `name::sqlite` and `name::postgres`.
+macro_rules! on_both_databases {
+    ($name:ident) => {
+        mod $name {
+            #[test]
+            fn sqlite() {
+                super::$name(super::Database::Sqlite)
+            }
+            #[test]
+            fn postgres() {
+                super::$name(super::Database::Postgres)
+            }
+        }
+    };
+}
+
+impl Database {
+    /// Readies the database of the test folder `dir`: for PostgreSQL, creates a database of its own
+    /// and writes its URL to `dir/db-url` (read by [`serve`]). `false`: no PostgreSQL here (skipped
+    /// with a printed reason; in CI, where `.ci/run` provides one, that fails instead).
+    fn prepare(self, dir: &Path) -> bool {
+        let Database::Postgres = self else {
+            return true;
+        };
+        let Ok(server) = std::env::var("ARENA_TEST_POSTGRES") else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI runs the server tests on PostgreSQL too: set ARENA_TEST_POSTGRES \
+                 (.ci/run starts deploy/postgres/throwaway.sh)"
+            );
+            eprintln!(
+                "skipped: no PostgreSQL (set ARENA_TEST_POSTGRES to a server's URL, e.g. from \
+                 deploy/postgres/throwaway.sh)"
+            );
+            return false;
+        };
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let name = format!(
+            "arena_test_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            use sqlx::{Connection, Executor};
+            let mut conn = sqlx::PgConnection::connect(&server)
+                .await
+                .unwrap_or_else(|e| panic!("connecting to ARENA_TEST_POSTGRES={server}: {e}"));
+            conn.execute(format!("DROP DATABASE IF EXISTS {name}").as_str())
+                .await
+                .unwrap();
+            conn.execute(format!("CREATE DATABASE {name}").as_str())
+                .await
+                .unwrap();
+        });
+        let (base, _) = server.rsplit_once('/').expect("a URL ending in /DATABASE");
+        std::fs::write(dir.join("db-url"), format!("{base}/{name}")).unwrap();
+        true
+    }
+}
+
+/// `arena serve CONTEST` run in `dir`, on the database [`Database::prepare`] chose for it.
+fn serve(dir: &Path, contest: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    cmd.current_dir(dir)
+        .args(["serve", contest.to_str().unwrap()]);
+    if let Ok(url) = std::fs::read_to_string(dir.join("db-url")) {
+        cmd.args(["--db", url.trim()]);
+    }
+    cmd
+}
+
 /// The test contest: Connect Four, `references` as `[[reference]]` tables, games_per_pair 2, 1 MiB
 /// uploads, and `extra` top-level lines.
 fn contest(dir: &Path, references: &str, games_per_pair: u32, extra: &str) -> PathBuf {
@@ -44,9 +128,8 @@ const RANDOM: &str = "[[reference]]\nname = \"random\"\nbuiltin = \"random\"\n";
 
 /// `arena serve --add-user`: the password and the API token.
 fn add_user(dir: &Path, contest: &Path, name: &str, admin: bool) -> (String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
-    cmd.current_dir(dir)
-        .args(["serve", contest.to_str().unwrap(), "--add-user", name]);
+    let mut cmd = serve(dir, contest);
+    cmd.args(["--add-user", name]);
     if admin {
         cmd.arg("--admin");
     }
@@ -81,14 +164,8 @@ impl Server {
             .append(true)
             .open(dir.join("serve.log"))
             .unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .current_dir(dir)
-            .args([
-                "serve",
-                contest.to_str().unwrap(),
-                "--listen",
-                "127.0.0.1:0",
-            ])
+        let mut child = serve(dir, contest)
+            .args(["--listen", "127.0.0.1:0"])
             .stdout(Stdio::piped())
             .stderr(log)
             .spawn()
@@ -239,13 +316,16 @@ fn count(dir: &Path) -> usize {
     std::fs::read_dir(dir).map_or(0, |d| d.count())
 }
 
-#[test]
-fn uploads_checks_an_organisers_competition_standings_and_downloads() {
+on_both_databases!(uploads_checks_an_organisers_competition_standings_and_downloads);
+fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database) {
     if skip_without_bwrap() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
+    if !db.prepare(dir) {
+        return;
+    }
     let contest = contest(dir, RANDOM, 2, "");
     let (_, org) = add_user(dir, &contest, "org", true);
     let (_, alice) = add_user(dir, &contest, "alice", false);
@@ -502,13 +582,16 @@ fn hidden_csrf(html: &str) -> String {
         .to_string()
 }
 
-#[test]
-fn forms_log_in_upload_and_refuse_forged_requests() {
+on_both_databases!(forms_log_in_upload_and_refuse_forged_requests);
+fn forms_log_in_upload_and_refuse_forged_requests(db: Database) {
     if skip_without_bwrap() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
+    if !db.prepare(dir) {
+        return;
+    }
     let contest = contest(dir, RANDOM, 2, "registration = true");
     let (org_password, _) = add_user(dir, &contest, "org", true);
     let (password, _) = add_user(dir, &contest, "alice", false);
@@ -644,13 +727,16 @@ fn forms_log_in_upload_and_refuse_forged_requests() {
     assert!(!page.text().contains("carol") && page.text().contains("Log in"));
 }
 
-#[test]
-fn a_scheduled_test_competition_starts_by_itself() {
+on_both_databases!(a_scheduled_test_competition_starts_by_itself);
+fn a_scheduled_test_competition_starts_by_itself(db: Database) {
     if skip_without_bwrap() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
+    if !db.prepare(dir) {
+        return;
+    }
     let two = format!("{RANDOM}[[reference]]\nname = \"random-b\"\nbuiltin = \"random\"\n");
     let contest = contest(dir, &two, 2, "[schedule]\ntest_every = \"1h\"\n");
     // `[schedule]` must come after top-level keys: move it to the end.
@@ -666,14 +752,8 @@ fn a_scheduled_test_competition_starts_by_itself() {
     assert_eq!(c["kind"], "test");
     assert_eq!(c["games"], 2);
     // One server a contest: a second one on its data is refused.
-    let second = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .current_dir(dir)
-        .args([
-            "serve",
-            contest.to_str().unwrap(),
-            "--listen",
-            "127.0.0.1:0",
-        ])
+    let second = serve(dir, contest.as_path())
+        .args(["--listen", "127.0.0.1:0"])
         .output()
         .unwrap();
     assert!(!second.status.success());
@@ -721,13 +801,16 @@ fn slow_contest(dir: &Path) -> (PathBuf, String, String) {
     (contest, org, alice)
 }
 
-#[test]
-fn sigkill_at_any_moment_loses_nothing() {
+on_both_databases!(sigkill_at_any_moment_loses_nothing);
+fn sigkill_at_any_moment_loses_nothing(db: Database) {
     if skip_without_bwrap() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
+    if !db.prepare(dir) {
+        return;
+    }
     let (contest, org, alice) = slow_contest(dir);
     let data = dir.join("results/c4test");
 
@@ -789,13 +872,16 @@ fn sigkill_at_any_moment_loses_nothing() {
     assert_eq!(ids.len(), 12);
 }
 
-#[test]
-fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
+on_both_databases!(the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live);
+fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live(db: Database) {
     if skip_without_bwrap() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
+    if !db.prepare(dir) {
+        return;
+    }
     let (contest, org, alice) = slow_contest(dir);
     let server = Server::start(dir, &contest);
     assert_eq!(
@@ -902,13 +988,16 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live() {
     assert_eq!(c.json().unwrap()["status"], "cancelled", "{}", c.text());
 }
 
-#[test]
-fn a_competition_that_cannot_resume_waits_paused_with_the_reason() {
+on_both_databases!(a_competition_that_cannot_resume_waits_paused_with_the_reason);
+fn a_competition_that_cannot_resume_waits_paused_with_the_reason(db: Database) {
     if skip_without_bwrap() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
+    if !db.prepare(dir) {
+        return;
+    }
     let (contest, org, _) = slow_contest(dir);
     let server = Server::start(dir, &contest);
     let id = server

@@ -1,18 +1,18 @@
 //! The contest's database: accounts, sessions, bots and their versions with their checks,
-//! competitions and their entries. SQLite (a file beside the contest's data folder) with the
-//! migrations of `migrations/`, applied when the server starts. The queries use `$N` placeholders and
-//! the SQL that PostgreSQL shares.
+//! competitions and their entries. SQLite (a file beside the contest's data folder) by default, or
+//! PostgreSQL (`arena serve --db postgres://…`) when the contest outgrows one machine. Each has its
+//! migrations (`migrations/sqlite/`, `migrations/postgres/`: the same tables, versions and meanings),
+//! applied when the server starts; the queries are one set, through sqlx's `Any` driver, in the SQL
+//! both share (`$N` placeholders, `RETURNING`, integers for flags).
 //!
 //! Every change that spans rows is one transaction, so a server killed at any moment leaves either
 //! all of it or none.
 
-use std::path::Path;
-use std::str::FromStr;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, FromRow, Row};
 
 /// Milliseconds since the Unix epoch, now.
 pub fn now_ms() -> i64 {
@@ -22,7 +22,7 @@ pub fn now_ms() -> i64 {
 }
 
 /// An account.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug)]
 pub struct User {
     pub id: i64,
     pub name: String,
@@ -31,7 +31,7 @@ pub struct User {
 }
 
 /// A bot: a name owned by one account, with its versions.
-#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Bot {
     pub id: i64,
     pub name: String,
@@ -76,13 +76,60 @@ pub struct Competition {
 }
 
 /// A bot in a competition, as snapshotted when it was created.
-#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Entry {
     pub name: String,
     /// `None`: a reference bot.
     pub bot_id: Option<i64>,
     pub version_id: Option<i64>,
     pub disqualified: bool,
+}
+
+/// A flag column (0 or 1 in both databases) as a `bool`.
+fn flag(row: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
+    Ok(row.try_get::<i64, _>(column)? != 0)
+}
+
+impl FromRow<'_, AnyRow> for User {
+    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(User {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            password_hash: row.try_get("password_hash")?,
+            admin: flag(row, "admin")?,
+        })
+    }
+}
+
+impl FromRow<'_, AnyRow> for Bot {
+    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Bot {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            owner: row.try_get("owner")?,
+            owner_name: row.try_get("owner_name")?,
+            active_version: row.try_get("active_version")?,
+            disqualified: flag(row, "disqualified")?,
+        })
+    }
+}
+
+impl FromRow<'_, AnyRow> for Entry {
+    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Entry {
+            name: row.try_get("name")?,
+            bot_id: row.try_get("bot_id")?,
+            version_id: row.try_get("version_id")?,
+            disqualified: flag(row, "disqualified")?,
+        })
+    }
+}
+
+/// Which database a [`Db`] speaks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
 }
 
 /// Why an upload cannot be recorded.
@@ -94,10 +141,11 @@ pub enum AddVersionError {
     Db(#[from] sqlx::Error),
 }
 
-/// The database: a pool of connections to one SQLite file.
+/// The database: a pool of connections to one SQLite file or one PostgreSQL database.
 #[derive(Clone, Debug)]
 pub struct Db {
-    pool: SqlitePool,
+    pool: AnyPool,
+    backend: Backend,
 }
 
 const USER: &str = "SELECT id, name, password_hash, admin FROM users";
@@ -109,37 +157,81 @@ const COMPETITION: &str =
     "SELECT id, kind, status, created_ms, started_ms, finished_ms, detail FROM competitions";
 
 impl Db {
-    /// Opens (creating it if missing) the SQLite file `path` in WAL mode with `synchronous = FULL`
-    /// (a commit is on disk before it returns) and applies the migrations it lacks.
+    /// Opens the database `url`: `postgres://…` (a PostgreSQL database, which must exist), or
+    /// `sqlite:PATH` / a plain file path (created if missing), and applies the migrations it lacks.
+    ///
+    /// SQLite runs in WAL mode with `synchronous = FULL` (a commit is on disk before it returns) and
+    /// foreign keys on; PostgreSQL commits durably by default.
     ///
     /// # Errors
-    /// A file that cannot be opened or created, a migration that fails, or a database written by a
-    /// newer arena (a migration it does not know).
-    pub async fn open(path: &Path) -> Result<Db> {
-        let options = SqliteConnectOptions::from_str("sqlite:")?
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
+    /// A database that cannot be reached, opened or created; a migration that fails; a database
+    /// written by a newer arena (a migration it does not know).
+    pub async fn open(url: &str) -> Result<Db> {
+        sqlx::any::install_default_drivers();
+        let (backend, url) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            (Backend::Postgres, url.to_string())
+        } else {
+            // sqlx percent-decodes the path: `%`, `?` and `#` in a file name are encoded.
+            let path = url.strip_prefix("sqlite:").unwrap_or(url);
+            let path = path
+                .replace('%', "%25")
+                .replace('?', "%3F")
+                .replace('#', "%23");
+            (Backend::Sqlite, format!("sqlite:{path}?mode=rwc"))
+        };
+        let shown = redact(&url);
+        let options = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
+            .acquire_timeout(Duration::from_secs(30));
+        let options = if backend == Backend::Sqlite {
+            options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;",
+                    )
+                    .await?;
+                    Ok(())
+                })
+            })
+        } else {
+            options
+        };
+        let pool = options
+            .connect(&url)
             .await
-            .with_context(|| format!("opening the database {}", path.display()))?;
-        sqlx::migrate!("src/serve/db/migrations")
-            .run(&pool)
-            .await
-            .with_context(|| format!("migrating the database {}", path.display()))?;
-        Ok(Db { pool })
+            .with_context(|| format!("opening the database {shown}"))?;
+        let migrated = match backend {
+            Backend::Sqlite => {
+                sqlx::migrate!("src/serve/db/migrations/sqlite")
+                    .run(&pool)
+                    .await
+            }
+            Backend::Postgres => {
+                sqlx::migrate!("src/serve/db/migrations/postgres")
+                    .run(&pool)
+                    .await
+            }
+        };
+        migrated.with_context(|| format!("migrating the database {shown}"))?;
+        Ok(Db { pool, backend })
     }
 
-    /// A transaction that takes SQLite's write lock at once (`BEGIN IMMEDIATE`): one that read first
-    /// and wrote later could fail at once with `SQLITE_BUSY` when another writer committed between
-    /// (the busy timeout does not wait in that case), and lose an upload.
-    async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
-        self.pool.begin_with("BEGIN IMMEDIATE").await
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// A transaction for a change. On SQLite it takes the write lock at once (`BEGIN IMMEDIATE`): one
+    /// that read first and wrote later could fail at once with `SQLITE_BUSY` when another writer
+    /// committed between (the busy timeout does not wait in that case), and lose an upload. On
+    /// PostgreSQL a plain `BEGIN` (read committed; the statements that must not race are single
+    /// statements or keyed by unique constraints).
+    async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
     }
 
     // ---- accounts and sessions
@@ -155,18 +247,18 @@ impl Db {
         token_hash: &str,
         admin: bool,
     ) -> Result<Option<i64>> {
-        let r = sqlx::query(
+        let id: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO users (name, password_hash, token_hash, admin, created_ms) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING",
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING RETURNING id",
         )
         .bind(name)
         .bind(password_hash)
         .bind(token_hash)
-        .bind(admin)
+        .bind(i64::from(admin))
         .bind(now_ms())
-        .execute(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
-        Ok((r.rows_affected() == 1).then(|| r.last_insert_rowid()))
+        Ok(id.map(|(id,)| id))
     }
 
     /// The account named `name`.
@@ -275,17 +367,20 @@ impl Db {
             .bind(name)
             .fetch_optional(&mut *tx)
             .await?;
-        let bot = match bot {
-            Some((_, o)) if o != owner => return Err(AddVersionError::NotYours(name.into())),
-            Some((id, _)) => id,
-            None => sqlx::query("INSERT INTO bots (name, owner, created_ms) VALUES ($1, $2, $3)")
+        let bot =
+            match bot {
+                Some((_, o)) if o != owner => return Err(AddVersionError::NotYours(name.into())),
+                Some((id, _)) => id,
+                None => sqlx::query_as::<_, (i64,)>(
+                    "INSERT INTO bots (name, owner, created_ms) VALUES ($1, $2, $3) RETURNING id",
+                )
                 .bind(name)
                 .bind(owner)
                 .bind(now_ms())
-                .execute(&mut *tx)
+                .fetch_one(&mut *tx)
                 .await?
-                .last_insert_rowid(),
-        };
+                .0,
+            };
         let (number,): (i64,) =
             sqlx::query_as("SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE bot_id = $1")
                 .bind(bot)
@@ -436,12 +531,12 @@ impl Db {
     pub async fn set_disqualified(&self, bot: i64, disqualified: bool) -> Result<()> {
         let mut tx = self.write().await?;
         sqlx::query("UPDATE bots SET disqualified = $1 WHERE id = $2")
-            .bind(disqualified)
+            .bind(i64::from(disqualified))
             .bind(bot)
             .execute(&mut *tx)
             .await?;
         sqlx::query("UPDATE entries SET disqualified = $1 WHERE bot_id = $2")
-            .bind(disqualified)
+            .bind(i64::from(disqualified))
             .bind(bot)
             .execute(&mut *tx)
             .await?;
@@ -458,14 +553,14 @@ impl Db {
     /// A database error.
     pub async fn add_competition(&self, kind: &str, references: &[String]) -> Result<i64> {
         let mut tx = self.write().await?;
-        let id = sqlx::query(
-            "INSERT INTO competitions (kind, status, created_ms) VALUES ($1, 'scheduled', $2)",
+        let (id,): (i64,) = sqlx::query_as(
+            "INSERT INTO competitions (kind, status, created_ms) \
+             VALUES ($1, 'scheduled', $2) RETURNING id",
         )
         .bind(kind)
         .bind(now_ms())
-        .execute(&mut *tx)
-        .await?
-        .last_insert_rowid();
+        .fetch_one(&mut *tx)
+        .await?;
         for name in references {
             sqlx::query("INSERT INTO entries (competition_id, name) VALUES ($1, $2)")
                 .bind(id)
@@ -618,5 +713,19 @@ impl Db {
         .fetch_one(&self.pool)
         .await?;
         Ok(row.0 > 0)
+    }
+}
+
+/// `url` with its password replaced by `***`, for error messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let auth = &url[s + 3..at];
+            match auth.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..s + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
     }
 }
