@@ -195,7 +195,8 @@ pub const DEFAULT_DEEPEN: u32 = 100;
 
 /// The default `playouts`: the quiet points compared by random fills, the most important first.
 /// At 5 s + 50 ms on 20×20, 10 won 18 of 20 games against 0 (off) and 13 of 20 against 30
-/// (`docs/benchmarks.md`, "random fills among quiet points").
+/// (`configs/baseline/screen-dots-tps-playouts.toml`; `docs/benchmarks.md`, "dots-tps against its older
+/// engines").
 pub const DEFAULT_PLAYOUTS: u32 = 10;
 
 /// The default `reach`, points.
