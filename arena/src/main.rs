@@ -12,7 +12,9 @@ use cli::{Cli, Command};
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Run(args) => cli::run::run(args),
+        Command::Match(args) => cli::match_cmd::run(*args),
         Command::Serve(args) => cli::serve::run(args),
+        Command::Worker(args) => cli::worker::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Ratings(args) => cli::ratings::run(args),
         Command::Analyze(args) => cli::analyze::run(args),

@@ -285,15 +285,10 @@ pub async fn run(
         results_root: results_root.to_path_buf(),
         fresh: true,
         progress_bar,
-        quiet: false,
-        shard: None,
-        report_every: None,
-        containment: None,
         // Kept in the folder as its config; its relative paths resolve against the working directory
         // (the folder of the "file" `arena probe`), as the plan resolved them.
         derived_config: Some(text.clone()),
-        stop: None,
-        watch: None,
+        ..crate::tournament::RunOptions::default()
     };
     let summary = crate::tournament::run(std::sync::Arc::new(plan), &opts).await?;
     let games = crate::results::ResultsDir {

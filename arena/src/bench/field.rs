@@ -117,14 +117,9 @@ pub async fn run(
         let opts = RunOptions {
             results_root: tmp.to_owned(),
             fresh: true,
-            progress_bar: false,
             quiet: true,
             shard: Some(shard),
-            report_every: None,
-            containment: None,
-            derived_config: None,
-            stop: None,
-            watch: None,
+            ..RunOptions::default()
         };
         let start = Instant::now();
         let summary = tournament::run(Arc::new(plan), &opts).await?;

@@ -200,15 +200,11 @@ async fn throughput_with(
     let opts = RunOptions {
         results_root: tmp.to_owned(),
         fresh: true,
-        progress_bar: false,
         quiet: true,
-        shard: None,
-        report_every: None,
         containment,
         // No file behind `bench.toml`: the run records the text itself.
         derived_config: Some(text.clone()),
-        stop: None,
-        watch: None,
+        ..RunOptions::default()
     };
     let start = Instant::now();
     let summary = tournament::run(Arc::new(plan), &opts).await?;

@@ -44,6 +44,7 @@ pub async fn run(exe: &Path, tmp: &Path, uploads: usize, pages: usize, games: us
         listen: "127.0.0.1:0".parse()?,
         results: tmp.join("results"),
         db: None,
+        slots: None,
     };
     let (_, db, _) = crate::serve::open(&contest, &opts.results, opts.db.as_deref(), exe).await?;
     let (_, org) = crate::serve::add_user(&db, "org", true).await?;
@@ -81,14 +82,10 @@ pub async fn run(exe: &Path, tmp: &Path, uploads: usize, pages: usize, games: us
     let run_opts = crate::run::RunOptions {
         results_root: tmp.join("direct"),
         fresh: true,
-        progress_bar: false,
         quiet: true,
-        shard: None,
-        report_every: None,
         containment: server.app.containment.clone(),
         derived_config: Some(config.to_toml()?),
-        stop: None,
-        watch: None,
+        ..crate::run::RunOptions::default()
     };
     let t = Instant::now();
     let summary = crate::tournament::run(Arc::new(plan), &run_opts).await?;

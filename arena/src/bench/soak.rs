@@ -87,14 +87,8 @@ pub async fn run(exe: &Path, tmp: &Path, games: usize, concurrency: usize) -> Re
     let opts = RunOptions {
         results_root: tmp.to_owned(),
         fresh: true,
-        progress_bar: false,
         quiet: true,
-        shard: None,
-        report_every: None,
-        containment: None,
-        derived_config: None,
-        stop: None,
-        watch: None,
+        ..RunOptions::default()
     };
     let csv = tmp.join("soak").join("games.csv");
     let recorded =

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Args;
 
+use arena::plan::Plan;
 use arena::stats::sprt::SprtDecision;
-use arena::tournament::{self, RunOptions};
+use arena::tournament::{self, RunOptions, RunSummary};
 use arena::{out, outln};
 
 use super::{load, runtime};
@@ -19,18 +20,11 @@ pub struct RunArgs {
     /// TOML config files (see configs/).
     #[arg(required = true)]
     configs: Vec<PathBuf>,
-    /// Start afresh: move an existing results folder aside (it is kept, never deleted).
-    #[arg(long)]
-    fresh: bool,
+    #[command(flatten)]
+    flags: RunFlags,
     /// Games played at once (overrides the config).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// The folder that holds each tournament's results folder.
-    #[arg(long, default_value = "results")]
-    results: PathBuf,
-    /// Plain progress lines even on a terminal.
-    #[arg(long)]
-    no_progress: bool,
     /// Play only part K of N of each schedule (whole game pairs), into <name>.shard-K-of-N/; run the
     /// other parts elsewhere and join them with `arena merge`. `auto`: K and N from a Slurm job array
     /// or a Kubernetes Indexed Job (see deploy/). Not for SPRT matches, which stay on one machine.
@@ -40,9 +34,37 @@ pub struct RunArgs {
     /// Job's completions); overrides the config's [shards] count.
     #[arg(long, value_name = "N", requires = "shard")]
     shard_count: Option<u32>,
+}
+
+/// How a run keeps its results and shows its progress: the flags `arena run` and `arena match` share.
+#[derive(Debug, Args)]
+pub struct RunFlags {
+    /// Start afresh: move an existing results folder aside (it is kept, never deleted).
+    #[arg(long)]
+    fresh: bool,
+    /// The folder that holds each tournament's results folder.
+    #[arg(long, default_value = "results")]
+    results: PathBuf,
+    /// Plain progress lines even on a terminal.
+    #[arg(long)]
+    no_progress: bool,
     /// Print the standings every N recorded games (as cutechess's -ratinginterval).
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     report_every: Option<usize>,
+}
+
+impl RunFlags {
+    /// The run options of these flags: the whole schedule (no shard), the machine's containment, the
+    /// config file copied into the results folder.
+    pub fn options(&self) -> RunOptions {
+        RunOptions {
+            results_root: self.results.clone(),
+            fresh: self.fresh,
+            progress_bar: !self.no_progress,
+            report_every: self.report_every,
+            ..RunOptions::default()
+        }
+    }
 }
 
 /// Validates every config (and its shard), then plays their tournaments one after another. Exit
@@ -51,18 +73,7 @@ pub struct RunArgs {
 /// # Errors
 /// A config that does not load or plan, a bad --concurrency or --shard, a tournament that fails.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let opts = RunOptions {
-        results_root: args.results,
-        fresh: args.fresh,
-        progress_bar: !args.no_progress,
-        quiet: false,
-        shard: None,
-        report_every: args.report_every,
-        containment: None,
-        derived_config: None,
-        stop: None,
-        watch: None,
-    };
+    let opts = args.flags.options();
     // Validate every config (and find its shard) before playing any, so a typo in the third file is
     // found at once.
     let env: std::collections::HashMap<String, String> = std::env::vars().collect();
@@ -82,11 +93,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     let rt = runtime()?;
     for (plan, shard) in plans {
-        let name = plan.name.clone();
-        let spec = plan.spec;
         if let Some(s) = shard.as_ref().filter(|s| s.scheduler.is_some()) {
             arena::errln!(
-                "{name}: shard {}/{} ({})",
+                "{}: shard {}/{} ({})",
+                plan.name,
                 s.shard.index,
                 s.shard.count,
                 s.from
@@ -96,40 +106,65 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             shard: shard.map(|s| s.shard),
             ..opts.clone()
         };
-        let summary = rt.block_on(tournament::run(Arc::new(plan), &opts))?;
-        if summary.interrupted {
-            arena::errln!(
-                "interrupted: {} of {} games recorded in {}; run again to resume",
-                summary.recorded,
-                summary.total,
-                summary.dir.display()
-            );
+        let Some(summary) = play(&rt, plan, &opts)? else {
             return Ok(ExitCode::from(130));
-        }
-        if summary.played == 0 && summary.complete {
-            outln!("tournament {name} is complete ({} games recorded); nothing to play. Use --fresh to start afresh.", summary.recorded);
-        }
-        outln!("\n{name} — {spec} — {}", summary.dir.display());
+        };
         out!("{}", summary.report.text());
-        let (a, b) = summary
-            .report
-            .head_to_head
-            .as_ref()
-            .map(|h| (h.bot.as_str(), h.opponent.as_str()))
-            .unwrap_or_default();
-        match summary.sprt {
-            Some(SprtDecision::AcceptH1) => outln!(
-                "SPRT: H1 accepted: {a} is stronger than {b} (the games favour elo = elo1 over elo = elo0)"
-            ),
-            Some(SprtDecision::AcceptH0) => outln!(
-                "SPRT: H0 accepted: {a} is not stronger than {b} by elo1 (the games favour elo = elo0)"
-            ),
-            Some(SprtDecision::Continue) => outln!(
-                "SPRT: inconclusive after {} games (max_pairs reached)",
-                summary.recorded
-            ),
-            None => {}
+        if let Some(line) = sprt_verdict(&summary) {
+            outln!("{line}");
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Plays (or resumes) `plan` under `opts`, then prints its heading (`name — game — folder`) on stdout,
+/// after a line saying there was nothing left to play when the tournament was already complete.
+/// `None` when a signal stopped it, which it says on stderr (the command then exits with 130).
+///
+/// # Errors
+/// [`tournament::run`]'s.
+pub fn play(
+    rt: &tokio::runtime::Runtime,
+    plan: Plan,
+    opts: &RunOptions,
+) -> Result<Option<RunSummary>> {
+    let (name, spec) = (plan.name.clone(), plan.spec);
+    let summary = rt.block_on(tournament::run(Arc::new(plan), opts))?;
+    if summary.interrupted {
+        arena::errln!(
+            "interrupted: {} of {} games recorded in {}; run again to resume",
+            summary.recorded,
+            summary.total,
+            summary.dir.display()
+        );
+        return Ok(None);
+    }
+    if summary.played == 0 && summary.complete {
+        outln!("tournament {name} is complete ({} games recorded); nothing to play. Use --fresh to start afresh.", summary.recorded);
+    }
+    outln!("\n{name} — {spec} — {}", summary.dir.display());
+    Ok(Some(summary))
+}
+
+/// The verdict of an SPRT match over the games of `summary`, a line for people; `None` for the other
+/// formats.
+pub fn sprt_verdict(summary: &RunSummary) -> Option<String> {
+    let (a, b) = summary
+        .report
+        .head_to_head
+        .as_ref()
+        .map(|h| (h.bot.as_str(), h.opponent.as_str()))
+        .unwrap_or_default();
+    Some(match summary.sprt? {
+        SprtDecision::AcceptH1 => format!(
+            "SPRT: H1 accepted: {a} is stronger than {b} (the games favour elo = elo1 over elo = elo0)"
+        ),
+        SprtDecision::AcceptH0 => format!(
+            "SPRT: H0 accepted: {a} is not stronger than {b} by elo1 (the games favour elo = elo0)"
+        ),
+        SprtDecision::Continue => format!(
+            "SPRT: inconclusive after {} games (max_pairs reached)",
+            summary.recorded
+        ),
+    })
 }

@@ -27,6 +27,10 @@ pub struct ServeArgs {
     /// exist) instead of the SQLite file <results>/<name>.sqlite. See docs/server.md.
     #[arg(long, value_name = "URL")]
     db: Option<String>,
+    /// Games the server plays itself at once (default: the contest's [competition] concurrency); 0:
+    /// only `arena worker` processes play (see docs/server.md).
+    #[arg(long, value_name = "N")]
+    slots: Option<usize>,
     /// Add the account NAME with a random password, print the password and, as the last line, its
     /// API token, and exit (the server need not be stopped).
     #[arg(long, value_name = "NAME")]
@@ -72,6 +76,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         listen: args.listen,
         results: args.results,
         db: args.db,
+        slots: args.slots,
     };
     rt.block_on(arena::serve::serve(&opts, &exe))?;
     Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub mod matchup;
 pub mod tiebreak;
 pub mod time_control;
 pub mod tune;

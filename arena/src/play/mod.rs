@@ -213,6 +213,7 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         containment: None,
         stop: None,
         watch: None,
+        player: None,
     })?;
     run.record_config()?;
     let config = Config::load(&config_path)?;

@@ -35,6 +35,7 @@ use crate::run::pool::{stopped, GamePool, Next};
 use crate::sandbox::Containment;
 use crate::stats::sprt::SprtDecision;
 
+pub mod player;
 pub mod pool;
 mod progress;
 
@@ -89,6 +90,8 @@ pub struct Setup {
     pub stop: Option<watch::Receiver<bool>>,
     /// Sees each game as it is played ([`GameEnv::watch`]).
     pub watch: Option<Arc<dyn crate::game::referee::Watch>>,
+    /// Who plays the games; `None`: this process ([`player::Local`]).
+    pub player: Option<Arc<dyn player::Player>>,
 }
 
 impl Setup {
@@ -105,6 +108,7 @@ impl Setup {
             containment: opts.containment.clone(),
             stop: opts.stop.clone(),
             watch: opts.watch.clone(),
+            player: opts.player.clone(),
         }
     }
 }
@@ -156,6 +160,28 @@ pub struct RunOptions {
     pub stop: Option<watch::Receiver<bool>>,
     /// Sees each game as it is played ([`GameEnv::watch`]).
     pub watch: Option<Arc<dyn crate::game::referee::Watch>>,
+    /// Who plays the games ([`Setup::player`]); `None`: this process.
+    pub player: Option<Arc<dyn player::Player>>,
+}
+
+impl Default for RunOptions {
+    /// Into `results/`, resumed, no progress bar (messages on), every game in this process under the
+    /// containment the machine offers.
+    fn default() -> RunOptions {
+        RunOptions {
+            results_root: PathBuf::from("results"),
+            fresh: false,
+            progress_bar: false,
+            quiet: false,
+            shard: None,
+            report_every: None,
+            containment: None,
+            derived_config: None,
+            stop: None,
+            watch: None,
+            player: None,
+        }
+    }
 }
 
 /// What a run did.
@@ -350,6 +376,9 @@ impl Run {
             return Ok(Played::Interrupted);
         }
         let mut pool = GamePool::new(plan, env, games).keeping(kept);
+        if let Some(player) = &self.setup.player {
+            pool = pool.played_by(Arc::clone(player));
+        }
         let mut stop = self.stop.clone();
         loop {
             let record = match pool.next(stopped(&mut stop)).await? {

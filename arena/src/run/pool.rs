@@ -31,7 +31,8 @@ use std::sync::Arc;
 use anyhow::{bail, Result};
 use tokio::task::JoinSet;
 
-use crate::game::referee::{play_game, GameEnv, SetupError};
+use crate::game::referee::{GameEnv, SetupError};
+use crate::run::player::{Local, Player};
 use crate::plan::schedule::ScheduledGame;
 use crate::plan::Plan;
 use crate::record::GameRecord;
@@ -49,7 +50,8 @@ pub enum Next {
     Interrupted,
 }
 
-/// Plays a queue of games, at most `plan.concurrency` at once, in the queue's order.
+/// Plays a queue of games, at most `plan.concurrency` at once (or as many as its [`Player`] takes),
+/// in the queue's order.
 ///
 /// Dropping the pool aborts the games still running without waiting for them; [`GamePool::abandon`]
 /// waits until their bots are gone.
@@ -59,6 +61,7 @@ pub struct GamePool {
     queue: std::vec::IntoIter<ScheduledGame>,
     running: JoinSet<Result<GameRecord, SetupError>>,
     kept: &'static str,
+    player: Arc<dyn Player>,
 }
 
 impl GamePool {
@@ -71,7 +74,15 @@ impl GamePool {
             queue: games.into_iter(),
             running: JoinSet::new(),
             kept: "games",
+            player: Arc::new(Local),
         }
+    }
+
+    /// Has `player` play the games instead of this process ([`Local`]).
+    #[must_use]
+    pub fn played_by(mut self, player: Arc<dyn Player>) -> GamePool {
+        self.player = player;
+        self
     }
 
     /// Names what the runner has kept when a [`SetupError`] stops the pool ("the {what} recorded so far
@@ -82,7 +93,7 @@ impl GamePool {
         self
     }
 
-    /// Starts games until `plan.concurrency` are running, then waits for the first of: a game's end,
+    /// Starts games until `plan.concurrency` (the player's slots) are running, then waits for the first of: a game's end,
     /// the last game's end ([`Next::Done`]), or `stop` ([`Next::Interrupted`], after every running game
     /// is aborted and awaited).
     ///
@@ -96,11 +107,10 @@ impl GamePool {
     /// running games are aborted and awaited first. A game task that panicked or was cancelled ("a game
     /// task failed: …").
     pub async fn next(&mut self, stop: impl Future<Output = ()>) -> Result<Next> {
-        while self.running.len() < self.plan.concurrency {
+        while self.running.len() < self.player.slots(&self.plan).max(1) {
             let Some(game) = self.queue.next() else { break };
             let (plan, env) = (Arc::clone(&self.plan), Arc::clone(&self.env));
-            self.running
-                .spawn(async move { play_game(&plan, &game, &env).await });
+            self.running.spawn(self.player.play(plan, game, env));
         }
         let finished = tokio::select! {
             r = self.running.join_next() => r,

@@ -26,7 +26,12 @@ pub fn random_token() -> String {
 
 /// SHA-256 of `text` as 64 lowercase hex digits.
 pub fn sha256_hex(text: &str) -> String {
-    hex(&Sha256::digest(text.as_bytes()))
+    sha256_hex_bytes(text.as_bytes())
+}
+
+/// Lowercase hex SHA-256 of `bytes` (64 characters): an upload's hash, its store folder's name.
+pub fn sha256_hex_bytes(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
 }
 
 fn hex(bytes: &[u8]) -> String {

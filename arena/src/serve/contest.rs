@@ -38,6 +38,9 @@ pub struct ContestConfig {
     /// Upload caps.
     #[serde(default)]
     pub upload: UploadConfig,
+    /// How games are handed to workers.
+    #[serde(default)]
+    pub workers: WorkersConfig,
     /// How every competition is played: any key of a tournament config but `name`, `seed` and
     /// `[[bots]]` (game, format, time control, limits, sandbox, concurrency, …).
     pub competition: toml::Table,
@@ -73,6 +76,35 @@ pub struct ScheduleConfig {
     /// `"30min"`), when none is scheduled or running; absent: only the organiser starts them.
     #[serde(default, with = "humantime_serde_opt")]
     pub test_every: Option<Duration>,
+}
+
+/// `[workers]`: how the game queue hands games to workers (the server's own slots and `arena worker`
+/// processes).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkersConfig {
+    /// A game claimed by a worker goes to another one when this long passes without the worker's
+    /// heartbeat, s (at least 2). The heartbeat comes every quarter of it and renews the lease of
+    /// every game the worker plays, so a game may last longer than its lease.
+    #[serde(default = "lease_s")]
+    pub lease_s: u64,
+}
+
+fn lease_s() -> u64 {
+    30
+}
+
+impl Default for WorkersConfig {
+    fn default() -> WorkersConfig {
+        WorkersConfig { lease_s: lease_s() }
+    }
+}
+
+impl WorkersConfig {
+    /// The lease, ms.
+    pub fn lease_ms(&self) -> i64 {
+        (self.lease_s * 1000) as i64
+    }
 }
 
 /// `[upload]`: caps of one upload.
@@ -162,6 +194,12 @@ impl Contest {
                 path.display()
             );
         }
+        ensure!(
+            config.workers.lease_s >= 2,
+            "{}: [workers] lease_s = {}: use at least 2 (seconds)",
+            path.display(),
+            config.workers.lease_s
+        );
         ensure!(
             config.check.games >= 2 && config.check.games.is_multiple_of(2),
             "{}: [check] games = {}: use an even number, at least 2 (game pairs)",

@@ -13,9 +13,11 @@ pub mod auth;
 pub mod client;
 pub mod contest;
 pub mod db;
+pub mod queue;
 pub mod runner;
 pub mod upload;
 pub mod web;
+pub mod worker;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -33,7 +35,7 @@ use runner::DataDirs;
 /// The server's state, shared by the web handlers and the runner's loops.
 pub struct App {
     pub db: Db,
-    pub contest: Contest,
+    pub contest: Arc<Contest>,
     pub data: DataDirs,
     /// Wakes the check loop (a new upload).
     pub wake_checks: Notify,
@@ -67,6 +69,9 @@ pub struct ServeOptions {
     pub results: PathBuf,
     /// The database, when not the SQLite file beside the data folder: a `postgres://…` URL.
     pub db: Option<String>,
+    /// Games the server plays itself at once (its own worker); `None`: the contest's
+    /// `[competition] concurrency`; `Some(0)`: only `arena worker` processes play.
+    pub slots: Option<usize>,
 }
 
 /// Opens the contest's database (migrating it) and its data folder: the database `db` (a
@@ -197,7 +202,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
     let (shutdown_tx, shutdown) = watch::channel(false);
     let app = Arc::new(App {
         db,
-        contest,
+        contest: Arc::new(contest),
         data,
         wake_checks: Notify::new(),
         wake_competitions: Notify::new(),
@@ -211,10 +216,32 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         .await
         .with_context(|| format!("listening on {}", opts.listen))?;
     let addr = listener.local_addr()?;
-    let tasks = vec![
+    let slots = match opts.slots {
+        Some(n) => n,
+        // The contest's `[competition] concurrency` (the check's plan has it too).
+        None => uploads.concurrency,
+    };
+    let mut tasks = vec![
         tokio::spawn(runner::checks::run(Arc::clone(&app))),
         tokio::spawn(runner::competitions::run(Arc::clone(&app))),
     ];
+    if slots > 0 {
+        // The server's own slots: one more worker on the queue, with the server's store.
+        let worker = worker::WorkerOptions {
+            name: "server".to_string(),
+            slots,
+            data: app.data.clone(),
+            hide: app.data.root.join("runs"),
+            board: Some(Arc::clone(&app.live)),
+        };
+        let (db, contest, stop) = (app.db.clone(), Arc::clone(&app.contest), app.shutdown.clone());
+        let containment = app.containment.clone().unwrap_or_else(Containment::probe);
+        tasks.push(tokio::spawn(async move {
+            if let Err(e) = worker::work(db, contest, containment, worker, stop).await {
+                crate::errln!("arena serve: the server's own worker: {e:#}");
+            }
+        }));
+    }
     let router = web::router(Arc::clone(&app));
     let mut stop = app.shutdown.clone();
     let server = tokio::spawn(async move {

@@ -69,6 +69,22 @@ impl HeadToHead {
         false
     }
 
+    /// cutechess's result line, from the bot's point of view: `Score of A vs B: W - L - D  [0.625] N`
+    /// (wins, losses, draws, the mean points per game with three decimals, the games).
+    pub fn score_line(&self) -> String {
+        let w = &self.wdl;
+        format!(
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+            self.bot,
+            self.opponent,
+            w.wins,
+            w.losses,
+            w.draws,
+            w.score(),
+            w.games()
+        )
+    }
+
     /// One status line for a progress bar: LLR (with an SPRT), Elo ± over pairs, LOS, pentanomial.
     pub fn status(&self, sprt: Option<&Sprt>) -> String {
         let c = self.pentanomial.counts;
@@ -229,6 +245,7 @@ mod tests {
             "every game between a and b"
         );
         assert_eq!(h.pentanomial.counts, [0, 1, 1, 0, 1]);
+        assert_eq!(h.score_line(), "Score of a vs b: 4 - 2 - 1  [0.643] 7");
         let mirror = HeadToHead::new("b", "a", &records);
         assert_eq!(mirror.pentanomial.counts, [1, 0, 1, 1, 0]);
         assert_eq!(

@@ -510,6 +510,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         containment: opts.containment.clone(),
         stop: None,
         watch: None,
+        player: None,
     })?;
     let dir = run.dir.clone();
     let csv = dir.path.join(record::FILE);
@@ -585,16 +586,12 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         let plan = Plan::new(&vc, config_path, self_exe)?;
         let run_opts = RunOptions {
             results_root: dir.path.clone(),
-            fresh: false,
             progress_bar: opts.progress_bar,
             quiet: opts.quiet,
-            shard: None,
-            report_every: None,
             containment: opts.containment.clone(),
             // Its own config, not the tuning's: `arena report` and `merge` read the folder by it.
             derived_config: Some(vc.to_toml()?),
-            stop: None,
-            watch: None,
+            ..RunOptions::default()
         };
         if !opts.quiet {
             crate::errln!(

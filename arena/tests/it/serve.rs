@@ -111,6 +111,30 @@ fn serve(dir: &Path, contest: &Path) -> Command {
     cmd
 }
 
+/// `arena worker CONTEST --name NAME` run in `dir` on the test's database (its log in
+/// `dir/worker-NAME.log`), killed with SIGKILL when dropped.
+struct WorkerProcess(Child);
+
+impl WorkerProcess {
+    fn start(dir: &Path, contest: &Path, name: &str) -> WorkerProcess {
+        let log = std::fs::File::create(dir.join(format!("worker-{name}.log"))).unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+        cmd.current_dir(dir)
+            .args(["worker", contest.to_str().unwrap(), "--name", name, "--slots", "1"]);
+        if let Ok(url) = std::fs::read_to_string(dir.join("db-url")) {
+            cmd.args(["--db", url.trim()]);
+        }
+        WorkerProcess(cmd.stdout(Stdio::null()).stderr(log).spawn().unwrap())
+    }
+}
+
+impl Drop for WorkerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The test contest: Connect Four, `references` as `[[reference]]` tables, games_per_pair 2, 1 MiB
 /// uploads, and `extra` top-level lines.
 fn contest(dir: &Path, references: &str, games_per_pair: u32, extra: &str) -> PathBuf {
@@ -159,6 +183,11 @@ struct Server {
 
 impl Server {
     fn start(dir: &Path, contest: &Path) -> Server {
+        Server::start_with(dir, contest, &[])
+    }
+
+    /// `arena serve` with `args` added (`--slots 0`: only `arena worker` processes play).
+    fn start_with(dir: &Path, contest: &Path, args: &[&str]) -> Server {
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -166,6 +195,7 @@ impl Server {
             .unwrap();
         let mut child = serve(dir, contest)
             .args(["--listen", "127.0.0.1:0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(log)
             .spawn()
@@ -1025,4 +1055,97 @@ fn a_competition_that_cannot_resume_waits_paused_with_the_reason(db: Database) {
         page.contains("Stopped: ") && page.contains("6000"),
         "{page}"
     );
+}
+
+on_both_databases!(workers_play_every_game_once_through_killed_workers_and_a_killed_server);
+fn workers_play_every_game_once_through_killed_workers_and_a_killed_server(db: Database) {
+    if skip_without_bwrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    if !db.prepare(dir) {
+        return;
+    }
+    // A slow reference bot (40 ms a move), leases of 2 s.
+    let refs = format!(
+        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
+    );
+    let contest = contest(dir, &refs, 4, "[workers]\nlease_s = 2\n");
+    let (_, org) = add_user(dir, &contest, "org", true);
+    let (_, alice) = add_user(dir, &contest, "alice", false);
+    // The server plays nothing itself: two workers do.
+    let server = Server::start_with(dir, &contest, &["--slots", "0"]);
+    let a = WorkerProcess::start(dir, &contest, "wa");
+    let _b = WorkerProcess::start(dir, &contest, "wb");
+    let up = server.upload(&alice, "shbot", "a.sh", SH_BOT.as_bytes());
+    assert_eq!(up.status, 201, "{}", up.text());
+    // The check's games are played by the workers, each with the bot fetched from the database.
+    server.wait_for("/api/bots/1", |v| v["check"] == "passed");
+    let hash = {
+        let stores: Vec<PathBuf> = ["wa", "wb"]
+            .iter()
+            .map(|w| dir.join(format!("results/c4test.worker-{w}/store")))
+            .collect();
+        let fetched: Vec<String> = stores
+            .iter()
+            .flat_map(|s| std::fs::read_dir(s).into_iter().flatten().flatten())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.len() == 64)
+            .collect();
+        assert!(!fetched.is_empty(), "no worker stored the bot");
+        fetched[0].clone()
+    };
+    assert!(dir.join(format!("results/c4test/store/{hash}")).is_dir());
+    // Only the organiser sees the workers.
+    assert_eq!(server.get("/api/workers", Some(&alice)).status, 403);
+    let w = server.get("/api/workers", Some(&org)).json().unwrap();
+    let names: Vec<&str> = w["workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"wa") && names.contains(&"wb"), "{w}");
+
+    // A competition: worker wa is killed mid-game, then the server; a third worker comes.
+    let id = server
+        .post_json("/api/competitions", &org, "{}")
+        .json()
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let csv = dir.join(format!("results/c4test/competitions/competition-{id}/games.csv"));
+    wait_for_lines(&csv, 3, dir);
+    drop(a);
+    wait_for_lines(&csv, 5, dir);
+    server.kill9();
+    let before = std::fs::read_to_string(&csv).unwrap().lines().count() - 1;
+    assert!(before < 12, "the competition ended before the kills");
+    let _c = WorkerProcess::start(dir, &contest, "wc");
+    let server = Server::start_with(dir, &contest, &["--slots", "0"]);
+    let done = server.wait_for(&format!("/api/competitions/{id}"), |v| {
+        v["status"] == "finished"
+    });
+    assert_eq!(done["games"], 12, "{done}");
+    // Each game once (a row twice is refused by the reader), none lost, and the logs came back.
+    let games = arena::results::read_games_csv(&csv).unwrap();
+    let mut ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 12);
+    let logs = csv.parent().unwrap().join("logs");
+    for g in &games {
+        assert!(logs.join(format!("{}.log", g.id)).is_file(), "no transcript of {}", g.id);
+    }
+    let w = server.get("/api/workers", Some(&org)).json().unwrap();
+    let taken: i64 = w["workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["games"].as_i64().unwrap())
+        .sum();
+    // The check's 4 games and the competition's 12 (a game counts for the worker whose result was
+    // taken: a reissued game once).
+    assert_eq!(taken, 16, "{w}");
 }

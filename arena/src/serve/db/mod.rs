@@ -14,6 +14,10 @@ use anyhow::{Context, Result};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, FromRow, Row};
 
+mod queue;
+
+pub use queue::{Claim, QueueCounts, Worker};
+
 /// Milliseconds since the Unix epoch, now.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -349,7 +353,8 @@ impl Db {
     // ---- bots and versions
 
     /// Records a stored upload as the next version of the bot `name` of `owner`, creating the bot on
-    /// its first upload; its check is pending. Returns the bot's id and the version's number.
+    /// its first upload; its check is pending. The upload's bytes (`upload`, whose SHA-256 is `hash`)
+    /// are kept for the workers of other machines. Returns the bot's id and the version's number.
     ///
     /// # Errors
     /// [`AddVersionError::NotYours`] when another account owns the name; a database error.
@@ -360,9 +365,14 @@ impl Db {
         hash: &str,
         manifest: &str,
         kind: &str,
-        bytes: u64,
+        upload: &[u8],
     ) -> Result<(i64, i64), AddVersionError> {
         let mut tx = self.write().await?;
+        sqlx::query("INSERT INTO blobs (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING")
+            .bind(hash)
+            .bind(upload.to_vec())
+            .execute(&mut *tx)
+            .await?;
         let bot: Option<(i64, i64)> = sqlx::query_as("SELECT id, owner FROM bots WHERE name = $1")
             .bind(name)
             .fetch_optional(&mut *tx)
@@ -395,7 +405,7 @@ impl Db {
         .bind(hash)
         .bind(manifest)
         .bind(kind)
-        .bind(bytes as i64)
+        .bind(upload.len() as i64)
         .bind(now_ms())
         .execute(&mut *tx)
         .await?;

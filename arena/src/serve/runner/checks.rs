@@ -5,9 +5,14 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
+use std::path::Path;
+
+use crate::plan::Plan;
 use crate::probe::ProbeReport;
 use crate::run::RunOptions;
-use crate::serve::db::Version;
+use crate::serve::contest::Contest;
+use crate::serve::db::{Db, Version};
+use crate::serve::queue::{Remote, CHECK_PRIORITY};
 use crate::serve::App;
 
 /// Plays pending checks, oldest first, until the server stops.
@@ -43,31 +48,70 @@ pub async fn run(app: Arc<App>) {
     }
 }
 
-/// Plays version `v`'s check: `Some((passed, detail))`, or `None` when the server stopped it.
-async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
-    let bot = app
-        .db
+/// The name, config text, protocol and plan of version `id`'s check, its upload in `store` (a worker
+/// makes the same plan with its own store).
+///
+/// # Errors
+/// A version or bot that is gone, a manifest that does not parse, a config that does not plan.
+pub async fn plan_of(
+    db: &Db,
+    contest: &Contest,
+    store: &Path,
+    id: i64,
+) -> Result<(CheckPlan, Plan)> {
+    let v = db
+        .version(id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("version {id} is gone"))?;
+    let bot = db
         .bot(v.bot_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("bot {} is gone", v.bot_id))?;
     let name = super::check_name(&bot.name, v.number);
-    let candidate = super::bot_config(&bot.name, &v.manifest, &app.data.store(), &v.hash)?;
+    let candidate = super::bot_config(&bot.name, &v.manifest, store, &v.hash)?;
     let protocol = candidate.protocol;
-    let config = app.contest.check(&name, candidate)?;
-    let plan = app.contest.plan(&config)?;
+    let config = contest.check(&name, candidate)?;
+    let plan = contest.plan(&config)?;
+    Ok((
+        CheckPlan {
+            bot: bot.name,
+            text: config.to_toml()?,
+            protocol,
+        },
+        plan,
+    ))
+}
+
+/// What a check's run needs besides its plan.
+pub struct CheckPlan {
+    /// The bot's name.
+    pub bot: String,
+    /// The config recorded in the check's folder.
+    pub text: String,
+    /// The protocol the bot speaks.
+    pub protocol: crate::config::ProtocolKind,
+}
+
+/// Plays version `v`'s check: `Some((passed, detail))`, or `None` when the server stopped it.
+async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
+    let (check, plan) = plan_of(&app.db, &app.contest, &app.data.store(), v.id).await?;
+    // Played afresh: the queue forgets an earlier attempt's games.
+    let run = format!("check-{}", v.id);
+    app.db.clear_run(&run).await?;
+    let remote = Remote::open(&app.db, &run, CHECK_PRIORITY, super::competitions::QUEUED).await?;
     let opts = RunOptions {
         results_root: app.data.checks(),
         fresh: true,
-        progress_bar: false,
         quiet: true,
-        shard: None,
-        report_every: None,
         containment: app.containment.clone(),
-        derived_config: Some(config.to_toml()?),
+        derived_config: Some(check.text),
         stop: Some(app.shutdown.clone()),
-        watch: None,
+        player: Some(Arc::clone(&remote) as Arc<dyn crate::run::player::Player>),
+        ..RunOptions::default()
     };
-    let summary = crate::tournament::run(Arc::new(plan), &opts).await?;
+    let summary = crate::tournament::run(Arc::new(plan), &opts).await;
+    let _ = remote.close().await;
+    let summary = summary?;
     if summary.interrupted {
         return Ok(None);
     }
@@ -76,9 +120,9 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
     }
     .read_games()?;
     let report = ProbeReport {
-        bot: bot.name.clone(),
+        bot: check.bot,
         renamed_from: None,
-        protocol,
+        protocol: check.protocol,
         games,
         dir: summary.dir,
         interrupted: false,

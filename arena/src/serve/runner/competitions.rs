@@ -8,9 +8,16 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use tokio::sync::watch;
 
+use std::path::Path;
+
 use crate::run::RunOptions;
-use crate::serve::db::{now_ms, Competition};
+use crate::serve::contest::Contest;
+use crate::serve::db::{now_ms, Competition, Db};
+use crate::serve::queue::{Remote, COMPETITION_PRIORITY};
 use crate::serve::App;
+
+/// Games of a run queued at once, at most.
+pub const QUEUED: usize = 4096;
 
 /// Creates the scheduled test competitions and plays every competition, until the server stops.
 pub async fn run(app: Arc<App>) {
@@ -64,31 +71,31 @@ async fn schedule(app: &App) -> Result<()> {
     Ok(())
 }
 
-/// The config text and plan of competition `id` from its entries (the same text every time, so a
-/// resume finds the same fingerprint).
+/// The config text and plan of competition `id` from its entries, its uploads in `store` (the same
+/// text every time, so a resume finds the same fingerprint; a worker makes the same plan with its own
+/// store).
 ///
 /// # Errors
 /// An entry whose version is gone, a config that does not plan.
-pub async fn plan_of(app: &App, id: i64) -> Result<(String, crate::plan::Plan)> {
+pub async fn plan_of(
+    db: &Db,
+    contest: &Contest,
+    store: &Path,
+    id: i64,
+) -> Result<(String, crate::plan::Plan)> {
     let mut bots = Vec::new();
-    for e in app.db.entries(id).await? {
+    for e in db.entries(id).await? {
         let Some(version) = e.version_id else {
             continue;
         };
-        let v = app
-            .db
+        let v = db
             .version(version)
             .await?
             .with_context(|| format!("version {version} of {}", e.name))?;
-        bots.push(super::bot_config(
-            &e.name,
-            &v.manifest,
-            &app.data.store(),
-            &v.hash,
-        )?);
+        bots.push(super::bot_config(&e.name, &v.manifest, store, &v.hash)?);
     }
-    let config = app.contest.competition(id, bots)?;
-    let mut plan = app.contest.plan(&config)?;
+    let config = contest.competition(id, bots)?;
+    let mut plan = contest.plan(&config)?;
     // A knockout seeded from an earlier results folder, as `arena run` seeds it.
     crate::tournament::pairing::seed(&mut plan)?;
     Ok((config.to_toml()?, plan))
@@ -114,7 +121,7 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
         unregister();
         return Ok(());
     }
-    let (text, plan) = match plan_of(app, c.id).await {
+    let (text, plan) = match plan_of(&app.db, &app.contest, &app.data.store(), c.id).await {
         Ok(x) => x,
         Err(e) => {
             unregister();
@@ -140,23 +147,45 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
             }
         })
     };
+    let remote = match Remote::open(
+        &app.db,
+        &format!("competition-{}", c.id),
+        COMPETITION_PRIORITY,
+        QUEUED,
+    )
+    .await
+    {
+        Ok(r) => r,
+        Err(e) => {
+            forward.abort();
+            unregister();
+            return Err(e);
+        }
+    };
     let opts = RunOptions {
         results_root: app.data.competitions(),
-        fresh: false,
-        progress_bar: false,
         quiet: true,
-        shard: None,
-        report_every: None,
         containment: app.containment.clone(),
         derived_config: Some(text),
         stop: Some(stop),
+        player: Some(Arc::clone(&remote) as Arc<dyn crate::run::player::Player>),
         watch: Some(Arc::new(super::live::CompetitionWatch {
             id: c.id,
             board: Arc::clone(&app.live),
         })),
+        ..RunOptions::default()
     };
     let summary = crate::tournament::run(Arc::new(plan), &opts).await;
     forward.abort();
+    // Paused, cancelled or over: its queued games are no longer handed out. Stopped by the server's
+    // shutdown (still running): the workers go on with them, and their results are taken when the
+    // server is back.
+    let still = app.db.competition(c.id).await.ok().flatten();
+    if summary.as_ref().is_ok_and(|s| s.complete)
+        || still.is_some_and(|s| s.status != "running")
+    {
+        let _ = remote.close().await;
+    }
     app.live.clear(c.id);
     app.stops.lock().expect("the stops' lock").remove(&c.id);
     let summary = summary?;

@@ -21,6 +21,7 @@ type ApiResult = Result<Json<Value>, ApiError>;
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/health", get(health))
+        .route("/workers", get(workers))
         .route("/bots", get(bots).post(upload))
         .route("/bots/{id}", get(bot))
         .route("/bots/{id}/versions/{number}/log", get(check_log))
@@ -37,6 +38,15 @@ async fn health(State(app): State<Arc<App>>) -> ApiResult {
     Ok(Json(
         json!({ "status": "ok", "contest": app.contest.config.name, "bots": bots }),
     ))
+}
+
+/// The workers (organiser only): each one's slots, last heartbeat and games, and the queue's games
+/// by state.
+async fn workers(State(app): State<Arc<App>>, Bearer(user): Bearer) -> ApiResult {
+    admin(&user)?;
+    let workers = app.db.workers().await?;
+    let queue = app.db.queue_counts().await?;
+    Ok(Json(json!({ "workers": workers, "queue": queue })))
 }
 
 /// A version as the API shows it.

@@ -147,6 +147,14 @@ pub async fn accept(
     };
     let manifest = toml::to_string(&stored.manifest).map_err(anyhow::Error::from)?;
     let kind = stored.kind.to_string();
+    // The bytes stored, kept in the database for workers on other machines (the incoming file is
+    // removed when `upload` is dropped).
+    let bytes = tokio::fs::read(&upload.file.0)
+        .await
+        .map_err(|e| anyhow::anyhow!("reading the upload back: {e}"))?;
+    if crate::serve::auth::sha256_hex_bytes(&bytes) != stored.hash {
+        return Err(anyhow::anyhow!("the upload changed while it was stored").into());
+    }
     match app
         .db
         .add_version(
@@ -155,7 +163,7 @@ pub async fn accept(
             &stored.hash,
             &manifest,
             &kind,
-            stored.bytes,
+            &bytes,
         )
         .await
     {

@@ -1,0 +1,447 @@
+//! The game queue's tables (migration `0003_game_queue`): the runs being played, their queued games
+//! under leases, the results, the uploads' bytes and the workers' heartbeats.
+//!
+//! A game's life: the server queues it (`queued`); a worker claims it (`leased`, `attempt` + 1, a
+//! lease until now + the contest's `[workers] lease_s`), renews the lease with each heartbeat, and
+//! stores its result (`done`) only if the lease is still its own: a game whose lease ran out went to
+//! another worker, and the first worker's late result is refused, never counted twice. The server
+//! takes each result once into the run's `games.csv`; a result it took but had not yet written when it
+//! was killed is taken again when the run resumes (it is read back by the game's id).
+//!
+//! Which game a worker gets (fair dispatch): a check's before a competition's (a new upload's first
+//! game never waits behind a long final); among runs of the same rank, the run with the fewest games
+//! in play first (competitions share the workers evenly); then in the order the games were queued.
+
+use super::{now_ms, Backend, Db};
+use sqlx::Row;
+
+/// A game a worker claimed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// `check-<version id>` or `competition-<id>`.
+    pub run: String,
+    /// The schedule's game id (`g0001`).
+    pub game: String,
+    /// The scheduled game, JSON ([`crate::serve::queue::Job`]).
+    pub job: String,
+    /// Which lease this is: 1, then 2, … for each reissue.
+    pub attempt: i64,
+}
+
+/// A worker as its heartbeats report it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Worker {
+    pub name: String,
+    pub slots: i64,
+    pub started_ms: i64,
+    pub heartbeat_ms: i64,
+    /// Results taken.
+    pub games: i64,
+    /// Late results refused (their game had gone to another worker).
+    pub refused: i64,
+}
+
+/// How many games of the queue are in each state, over the active runs.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct QueueCounts {
+    pub queued: i64,
+    pub leased: i64,
+    pub done: i64,
+}
+
+impl Db {
+    /// The bytes of the upload whose SHA-256 hex is `hash`, if the database has them.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn blob(&self, hash: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        let row: Option<(Vec<u8>,)> = sqlx::query_as("SELECT bytes FROM blobs WHERE hash = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|(b,)| b))
+    }
+
+    /// Marks `run` as played now (workers claim its games), with its rank (`0`: checks, `1`:
+    /// competitions).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn open_run(&self, run: &str, priority: i64) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO runs (run, priority, active) VALUES ($1, $2, 1) \
+             ON CONFLICT (run) DO UPDATE SET active = 1, priority = $2",
+        )
+        .bind(run)
+        .bind(priority)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Marks `run` as no longer played: its queued games wait (a paused competition) or are never
+    /// played (cancelled, over); the games in play finish and their results are kept.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn close_run(&self, run: &str) -> anyhow::Result<()> {
+        sqlx::query("UPDATE runs SET active = 0 WHERE run = $1")
+            .bind(run)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets every queued game and result of `run` (a check played afresh).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn clear_run(&self, run: &str) -> anyhow::Result<()> {
+        let mut tx = self.write().await?;
+        sqlx::query("DELETE FROM queue WHERE run = $1")
+            .bind(run)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM runs WHERE run = $1")
+            .bind(run)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Queues game `game` of `run` (JSON `job`), unless it is queued already; returns its result if
+    /// it has one (played while the server was away, or taken but not written before a kill).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn enqueue(&self, run: &str, game: &str, job: &str) -> anyhow::Result<Option<String>> {
+        sqlx::query(
+            "INSERT INTO queue (run, game, job, queued_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (run, game) DO NOTHING",
+        )
+        .bind(run)
+        .bind(game)
+        .bind(job)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        let row: (String, Option<String>) =
+            sqlx::query_as("SELECT status, result FROM queue WHERE run = $1 AND game = $2")
+                .bind(run)
+                .bind(game)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.1.filter(|_| row.0 == "done"))
+    }
+
+    /// The results of `run` not taken yet, `(game, result)`, now marked taken.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn take_results(&self, run: &str) -> anyhow::Result<Vec<(String, String)>> {
+        let mut tx = self.write().await?;
+        let rows: Vec<(String, String)> = sqlx::query_as(
+            "SELECT game, result FROM queue WHERE run = $1 AND status = 'done' AND delivered = 0",
+        )
+        .bind(run)
+        .fetch_all(&mut *tx)
+        .await?;
+        if !rows.is_empty() {
+            sqlx::query(
+                "UPDATE queue SET delivered = 1 WHERE run = $1 AND status = 'done' AND delivered = 0",
+            )
+            .bind(run)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(rows)
+    }
+
+    /// Claims the next game for `worker` (see the module's documentation for which), leased for
+    /// `lease_ms`: a queued game, or a leased one whose lease has run out (reissued).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn claim(&self, worker: &str, lease_ms: i64) -> anyhow::Result<Option<Claim>> {
+        let now = now_ms();
+        let mut tx = self.write().await?;
+        // PostgreSQL: rows another worker is claiming are skipped, not waited for. SQLite: the write
+        // transaction already excludes every other claim.
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE OF q SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let row: Option<(String, String, String)> = sqlx::query_as(&format!(
+            "SELECT q.run, q.game, q.job FROM queue q JOIN runs r ON r.run = q.run \
+             WHERE r.active = 1 AND (q.status = 'queued' \
+                OR (q.status = 'leased' AND q.lease_until_ms < $1)) \
+             ORDER BY r.priority, \
+                (SELECT COUNT(*) FROM queue l WHERE l.run = q.run AND l.status = 'leased' \
+                 AND l.lease_until_ms >= $1), \
+                q.queued_ms, q.game, q.run \
+             LIMIT 1{lock}"
+        ))
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((run, game, job)) = row else {
+            tx.commit().await?;
+            return Ok(None);
+        };
+        let (attempt,): (i64,) = sqlx::query_as(
+            "UPDATE queue SET status = 'leased', attempt = attempt + 1, worker = $1, \
+             lease_until_ms = $2 WHERE run = $3 AND game = $4 RETURNING attempt",
+        )
+        .bind(worker)
+        .bind(now + lease_ms)
+        .bind(&run)
+        .bind(&game)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Some(Claim {
+            run,
+            game,
+            job,
+            attempt,
+        }))
+    }
+
+    /// Stores the result of `claim` (JSON) if its lease is still `worker`'s: `false` when the game
+    /// went to another worker (or was already done), and nothing is stored.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn finish(&self, worker: &str, claim: &Claim, result: &str) -> anyhow::Result<bool> {
+        let mut tx = self.write().await?;
+        let done = sqlx::query(
+            "UPDATE queue SET status = 'done', result = $1, done_ms = $2 \
+             WHERE run = $3 AND game = $4 AND attempt = $5 AND worker = $6 AND status = 'leased'",
+        )
+        .bind(result)
+        .bind(now_ms())
+        .bind(&claim.run)
+        .bind(&claim.game)
+        .bind(claim.attempt)
+        .bind(worker)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        let column = if done { "games" } else { "refused" };
+        sqlx::query(&format!(
+            "UPDATE workers SET {column} = {column} + 1 WHERE name = $1"
+        ))
+        .bind(worker)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    /// Gives `claim` back to the queue (a worker that cannot play it: the game goes to another
+    /// worker at once, under a new attempt).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn release(&self, worker: &str, claim: &Claim) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE queue SET status = 'queued', worker = NULL, lease_until_ms = NULL \
+             WHERE run = $1 AND game = $2 AND attempt = $3 AND worker = $4 AND status = 'leased'",
+        )
+        .bind(&claim.run)
+        .bind(&claim.game)
+        .bind(claim.attempt)
+        .bind(worker)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Gives back every game leased to `worker`: a worker starting under a name holds no game yet,
+    /// so those are its killed predecessor's (whose heartbeat this one would otherwise renew).
+    /// Returns how many.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn release_all(&self, worker: &str) -> anyhow::Result<u64> {
+        Ok(sqlx::query(
+            "UPDATE queue SET status = 'queued', worker = NULL, lease_until_ms = NULL \
+             WHERE worker = $1 AND status = 'leased'",
+        )
+        .bind(worker)
+        .execute(&self.pool)
+        .await?
+        .rows_affected())
+    }
+
+    /// `worker`'s heartbeat: renews the lease of every game it holds to now + `lease_ms` and records
+    /// it (with its `slots`) as alive. Returns how many leases it holds.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn heartbeat(&self, worker: &str, slots: i64, lease_ms: i64) -> anyhow::Result<u64> {
+        let now = now_ms();
+        let mut tx = self.write().await?;
+        let held = sqlx::query(
+            "UPDATE queue SET lease_until_ms = $1 WHERE worker = $2 AND status = 'leased'",
+        )
+        .bind(now + lease_ms)
+        .bind(worker)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        sqlx::query(
+            "INSERT INTO workers (name, slots, started_ms, heartbeat_ms) VALUES ($1, $2, $3, $3) \
+             ON CONFLICT (name) DO UPDATE SET slots = $2, heartbeat_ms = $3",
+        )
+        .bind(worker)
+        .bind(slots)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(held)
+    }
+
+    /// Every worker that has sent a heartbeat, the latest first.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn workers(&self) -> anyhow::Result<Vec<Worker>> {
+        let rows = sqlx::query(
+            "SELECT name, slots, started_ms, heartbeat_ms, games, refused FROM workers \
+             ORDER BY heartbeat_ms DESC, name",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Worker {
+                    name: r.try_get("name")?,
+                    slots: r.try_get("slots")?,
+                    started_ms: r.try_get("started_ms")?,
+                    heartbeat_ms: r.try_get("heartbeat_ms")?,
+                    games: r.try_get("games")?,
+                    refused: r.try_get("refused")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The games of the active runs by state.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn queue_counts(&self) -> anyhow::Result<QueueCounts> {
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT q.status, COUNT(*) FROM queue q JOIN runs r ON r.run = q.run \
+             WHERE r.active = 1 GROUP BY q.status",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        let mut c = QueueCounts::default();
+        for (status, n) in rows {
+            match status.as_str() {
+                "queued" => c.queued = n,
+                "leased" => c.leased = n,
+                _ => c.done = n,
+            }
+        }
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn db() -> (tempfile::TempDir, Db) {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = Db::open(&tmp.path().join("q.sqlite").to_string_lossy())
+            .await
+            .unwrap();
+        (tmp, db)
+    }
+
+    #[tokio::test]
+    async fn a_late_result_of_a_reissued_game_is_refused_and_the_new_one_taken_once() {
+        let (_tmp, db) = db().await;
+        db.open_run("competition-1", 1).await.unwrap();
+        assert_eq!(db.enqueue("competition-1", "g0001", "{}").await.unwrap(), None);
+        db.heartbeat("a", 1, 0).await.unwrap();
+        db.heartbeat("b", 1, 0).await.unwrap();
+        // Worker a's lease is 0 ms: it has run out by the time b asks.
+        let first = db.claim("a", 0).await.unwrap().unwrap();
+        assert_eq!(first.attempt, 1);
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        let second = db.claim("b", 60_000).await.unwrap().unwrap();
+        assert_eq!((second.game.as_str(), second.attempt), ("g0001", 2));
+        assert!(db.claim("a", 60_000).await.unwrap().is_none());
+        assert!(!db.finish("a", &first, "late").await.unwrap());
+        assert!(db.finish("b", &second, "result").await.unwrap());
+        assert!(!db.finish("b", &second, "again").await.unwrap());
+        assert_eq!(
+            db.take_results("competition-1").await.unwrap(),
+            [("g0001".to_string(), "result".to_string())]
+        );
+        assert!(db.take_results("competition-1").await.unwrap().is_empty());
+        // Queued again after a kill between taking and writing it: the result comes back at once.
+        assert_eq!(
+            db.enqueue("competition-1", "g0001", "{}").await.unwrap(),
+            Some("result".to_string())
+        );
+        let w = db.workers().await.unwrap();
+        let a = w.iter().find(|w| w.name == "a").unwrap();
+        let b = w.iter().find(|w| w.name == "b").unwrap();
+        assert_eq!((a.games, a.refused, b.games, b.refused), (0, 1, 1, 1));
+    }
+
+    #[tokio::test]
+    async fn checks_first_then_the_run_with_the_fewest_games_in_play_and_only_active_runs() {
+        let (_tmp, db) = db().await;
+        for (run, rank) in [("competition-1", 1), ("competition-2", 1)] {
+            db.open_run(run, rank).await.unwrap();
+            for g in ["g0001", "g0002", "g0003"] {
+                db.enqueue(run, g, "{}").await.unwrap();
+            }
+        }
+        let next = |w: &'static str| {
+            let db = db.clone();
+            async move {
+                let c = db.claim(w, 60_000).await.unwrap().unwrap();
+                format!("{} {}", c.run, c.game)
+            }
+        };
+        assert_eq!(next("w").await, "competition-1 g0001");
+        assert_eq!(next("w").await, "competition-2 g0001");
+        // A check queued later goes first.
+        db.open_run("check-7", 0).await.unwrap();
+        db.enqueue("check-7", "g0001", "{}").await.unwrap();
+        assert_eq!(next("w").await, "check-7 g0001");
+        assert_eq!(next("w").await, "competition-1 g0002");
+        // A paused competition's games wait.
+        db.close_run("competition-2").await.unwrap();
+        assert_eq!(next("w").await, "competition-1 g0003");
+        assert!(db.claim("w", 60_000).await.unwrap().is_none());
+        let c = db.queue_counts().await.unwrap();
+        assert_eq!((c.queued, c.leased), (0, 4));
+    }
+
+    #[tokio::test]
+    async fn a_heartbeat_keeps_a_lease_and_a_released_game_goes_to_the_next_worker() {
+        let (_tmp, db) = db().await;
+        db.open_run("competition-1", 1).await.unwrap();
+        db.enqueue("competition-1", "g0001", "{}").await.unwrap();
+        let a = db.claim("a", 1).await.unwrap().unwrap();
+        assert_eq!(db.heartbeat("a", 2, 60_000).await.unwrap(), 1);
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        assert!(db.claim("b", 60_000).await.unwrap().is_none());
+        db.release("a", &a).await.unwrap();
+        let b = db.claim("b", 60_000).await.unwrap().unwrap();
+        assert_eq!(b.attempt, 2);
+        assert!(!db.finish("a", &a, "stale").await.unwrap());
+    }
+}

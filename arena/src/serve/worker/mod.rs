@@ -1,0 +1,356 @@
+//! A game worker: claims games from the contest's queue ([`crate::serve::queue`]), plays each with the
+//! referee under the machine's containment, and returns its record and logs. `arena worker` runs one
+//! on any machine that reaches the database; the server runs one more for its own slots.
+//!
+//! A worker builds its own plan of each run from the contest file and the database (the same
+//! functions as the server's), stores each bot it needs from the upload's bytes in the database
+//! (checked against the upload's SHA-256 and by the same archive checks as an upload), and renews the
+//! leases of its games with a heartbeat every quarter of `[workers] lease_s`. Killed, its games go to
+//! other workers when their leases run out; stopped (SIGTERM), it gives them back at once.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::game::referee::{play_game, GameEnv, Watch};
+use crate::plan::Plan;
+use crate::sandbox::Containment;
+use crate::serve::contest::Contest;
+use crate::serve::db::{Claim, Db};
+use crate::serve::queue::{Job, Outcome};
+use crate::serve::runner::live::{Board, CompetitionWatch};
+use crate::serve::runner::{self, DataDirs};
+
+/// How a worker works.
+#[derive(Clone, Debug)]
+pub struct WorkerOptions {
+    /// Its name in the database, unique among the live workers of a contest (a worker started
+    /// under a name takes back the games its killed predecessor of that name held).
+    pub name: String,
+    /// Games at once.
+    pub slots: usize,
+    /// Where it keeps the bots it fetched and its games' logs and sandboxes: `<root>/store/`,
+    /// `<root>/runs/<run>/`.
+    pub data: DataDirs,
+    /// The folder its sandboxed bots must not see (usually the results root).
+    pub hide: PathBuf,
+    /// The live board of the server's own worker (the games it plays show on the competitions'
+    /// live pages); `None` for `arena worker`.
+    pub board: Option<Arc<Board>>,
+}
+
+/// A run as this worker plays it.
+struct RunHere {
+    plan: Arc<Plan>,
+    env: Arc<GameEnv>,
+}
+
+/// The state the worker's tasks share.
+struct Shared {
+    db: Db,
+    contest: Arc<Contest>,
+    opts: WorkerOptions,
+    containment: Arc<Containment>,
+    lease_ms: i64,
+    runs: Mutex<HashMap<String, Arc<RunHere>>>,
+}
+
+/// Works until `stop` holds `true`: then the games in play are stopped and given back to the queue.
+///
+/// # Errors
+/// None from a game or the database (logged, and the worker goes on: a database that restarts is
+/// waited for); a machine that cannot contain a run's bots gives the game back and is reported once
+/// a minute.
+pub async fn work(
+    db: Db,
+    contest: Arc<Contest>,
+    containment: Arc<Containment>,
+    opts: WorkerOptions,
+    mut stop: watch::Receiver<bool>,
+) -> Result<()> {
+    let lease_ms = contest.config.workers.lease_ms();
+    let shared = Arc::new(Shared {
+        db,
+        contest,
+        opts,
+        containment,
+        lease_ms,
+        runs: Mutex::default(),
+    });
+    let name = shared.opts.name.clone();
+    let slots = shared.opts.slots.max(1);
+    let orphans = shared
+        .db
+        .release_all(&name)
+        .await
+        .context("the worker's start")?;
+    if orphans > 0 {
+        crate::errln!("arena worker {name}: {orphans} game(s) of a killed worker of this name requeued");
+    }
+    shared
+        .db
+        .heartbeat(&name, slots as i64, lease_ms)
+        .await
+        .context("the worker's first heartbeat")?;
+    let heartbeat = {
+        let shared = Arc::clone(&shared);
+        tokio::spawn(async move {
+            let every = Duration::from_millis((shared.lease_ms / 4).max(250) as u64);
+            loop {
+                tokio::time::sleep(every).await;
+                if let Err(e) = shared
+                    .db
+                    .heartbeat(&shared.opts.name, slots as i64, shared.lease_ms)
+                    .await
+                {
+                    crate::errln!("arena worker {}: heartbeat: {e:#}", shared.opts.name);
+                }
+            }
+        })
+    };
+    let mut playing: JoinSet<()> = JoinSet::new();
+    let held: Arc<Mutex<HashMap<tokio::task::Id, Claim>>> = Arc::default();
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        // Fill the free slots.
+        let mut idle = false;
+        while playing.len() < slots {
+            match shared.db.claim(&name, lease_ms).await {
+                Ok(Some(claim)) => {
+                    let shared = Arc::clone(&shared);
+                    let c = claim.clone();
+                    let handle = playing.spawn(async move { play(&shared, c).await });
+                    held.lock().expect("the claims' lock").insert(handle.id(), claim);
+                }
+                Ok(None) => {
+                    idle = true;
+                    break;
+                }
+                Err(e) => {
+                    crate::errln!("arena worker {name}: claiming a game: {e:#}");
+                    idle = true;
+                    break;
+                }
+            }
+        }
+        let wait = if idle {
+            Duration::from_millis(250)
+        } else {
+            Duration::from_secs(3600)
+        };
+        tokio::select! {
+            Some(done) = playing.join_next_with_id() => {
+                let id = match &done {
+                    Ok((id, ())) => *id,
+                    Err(e) => e.id(),
+                };
+                held.lock().expect("the claims' lock").remove(&id);
+            }
+            () = tokio::time::sleep(wait) => {}
+            _ = stop.changed() => {}
+        }
+    }
+    heartbeat.abort();
+    playing.abort_all();
+    while playing.join_next().await.is_some() {}
+    let claims: Vec<Claim> = held
+        .lock()
+        .expect("the claims' lock")
+        .drain()
+        .map(|(_, c)| c)
+        .collect();
+    for claim in claims {
+        let _ = shared.db.release(&name, &claim).await;
+    }
+    Ok(())
+}
+
+/// Plays `claim` and returns its outcome (or gives it back when it cannot be played here).
+async fn play(shared: &Shared, claim: Claim) {
+    let name = &shared.opts.name;
+    let prepared = async {
+        let run = run_here(shared, &claim.run).await?;
+        let job: Job = serde_json::from_str(&claim.job).context("the queued game")?;
+        let game = job.game(&run.plan)?;
+        anyhow::Ok((run, game))
+    }
+    .await;
+    let (run, game) = match prepared {
+        Ok(x) => x,
+        Err(e) => {
+            crate::errln!(
+                "arena worker {name}: {} {}: cannot play it here: {e:#}",
+                claim.run,
+                claim.game
+            );
+            let _ = shared.db.release(name, &claim).await;
+            // Another worker (or this one, once what was missing is there) takes it.
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            return;
+        }
+    };
+    let record = match play_game(&run.plan, &game, &run.env).await {
+        Ok(r) => r,
+        Err(e) => {
+            crate::errln!("arena worker {name}: {e}; the game goes back to the queue");
+            let _ = shared.db.release(name, &claim).await;
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            return;
+        }
+    };
+    let outcome = Outcome::of(&record, run.env.logs.as_deref());
+    if let Some(dir) = &run.env.logs {
+        for (file, _) in &outcome.logs {
+            let _ = std::fs::remove_file(dir.join(file));
+        }
+    }
+    let Ok(text) = serde_json::to_string(&outcome) else {
+        let _ = shared.db.release(name, &claim).await;
+        return;
+    };
+    // The database may be restarting: try until the lease would have run out anyway.
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(shared.lease_ms as u64);
+    loop {
+        match shared.db.finish(name, &claim, &text).await {
+            Ok(true) => return,
+            Ok(false) => {
+                crate::errln!(
+                    "arena worker {name}: {} {}: the game went to another worker meanwhile; this \
+                     result is not counted",
+                    claim.run,
+                    claim.game
+                );
+                return;
+            }
+            Err(e) if tokio::time::Instant::now() < deadline => {
+                crate::errln!("arena worker {name}: storing a result: {e:#}; trying again");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(e) => {
+                crate::errln!("arena worker {name}: storing a result: {e:#}; given up");
+                return;
+            }
+        }
+    }
+}
+
+/// The plan and environment of `run` on this worker, made on its first game.
+async fn run_here(shared: &Shared, run: &str) -> Result<Arc<RunHere>> {
+    if let Some(r) = shared.runs.lock().expect("the runs' lock").get(run) {
+        return Ok(Arc::clone(r));
+    }
+    let (plan, competition) = plan_of_run(shared, run).await?;
+    shared
+        .containment
+        .check(&plan, plan.processes_configured)
+        .map_err(anyhow::Error::msg)?;
+    let folder = shared.opts.data.root.join("runs").join(run);
+    let watch: Option<Arc<dyn Watch>> = match (&shared.opts.board, competition) {
+        (Some(board), Some(id)) => Some(Arc::new(CompetitionWatch {
+            id,
+            board: Arc::clone(board),
+        })),
+        _ => None,
+    };
+    let env = Arc::new(GameEnv {
+        logs: Some(folder.join("logs")),
+        containment: Arc::clone(&shared.containment),
+        work_root: Some(folder.join("sandbox")),
+        hide: Some(shared.opts.hide.clone()),
+        watch,
+    });
+    std::fs::create_dir_all(folder.join("logs"))
+        .with_context(|| format!("creating {}", folder.display()))?;
+    let here = Arc::new(RunHere {
+        plan: Arc::new(plan),
+        env,
+    });
+    shared
+        .runs
+        .lock()
+        .expect("the runs' lock")
+        .insert(run.to_string(), Arc::clone(&here));
+    Ok(here)
+}
+
+/// The plan of `run` (`competition-<id>` or `check-<version id>`) with this worker's store, and the
+/// competition's id.
+async fn plan_of_run(shared: &Shared, run: &str) -> Result<(Plan, Option<i64>)> {
+    let (db, contest, store) = (&shared.db, &shared.contest, shared.opts.data.store());
+    if let Some(id) = run.strip_prefix("competition-") {
+        let id: i64 = id.parse().with_context(|| format!("run {run}"))?;
+        for e in db.entries(id).await? {
+            if let Some(v) = e.version_id {
+                fetch(db, contest, &store, v).await?;
+            }
+        }
+        let (_, plan) = runner::competitions::plan_of(db, contest, &store, id).await?;
+        return Ok((plan, Some(id)));
+    }
+    if let Some(v) = run.strip_prefix("check-") {
+        let v: i64 = v.parse().with_context(|| format!("run {run}"))?;
+        fetch(db, contest, &store, v).await?;
+        let (_, plan) = runner::checks::plan_of(db, contest, &store, v).await?;
+        return Ok((plan, None));
+    }
+    anyhow::bail!("unknown run {run:?}")
+}
+
+/// Makes sure version `id`'s upload is in `store/<hash>/`: else its bytes are read from the database,
+/// checked against the hash, and stored as an upload is.
+///
+/// # Errors
+/// A version or upload the database lacks (an upload older than the queue: only the server's own
+/// slots have it), bytes that do not hash to the version's hash, an archive the checks refuse.
+pub async fn fetch(db: &Db, contest: &Contest, store: &Path, id: i64) -> Result<()> {
+    let v = db
+        .version(id)
+        .await?
+        .with_context(|| format!("version {id} is not in the database"))?;
+    if store.join(&v.hash).is_dir() {
+        return Ok(());
+    }
+    let bytes = db.blob(&v.hash).await?.with_context(|| {
+        format!(
+            "the upload {} is not in the database (uploaded before the game queue): only the \
+             server's own slots can play it",
+            v.hash
+        )
+    })?;
+    anyhow::ensure!(
+        crate::serve::auth::sha256_hex_bytes(&bytes) == v.hash,
+        "the upload {} in the database does not hash to its name",
+        v.hash
+    );
+    let manifest: crate::serve::upload::Manifest =
+        toml::from_str(&v.manifest).context("the version's manifest")?;
+    let file_name = manifest
+        .command
+        .trim_start_matches("./")
+        .rsplit('/')
+        .next()
+        .unwrap_or("bot")
+        .to_string();
+    std::fs::create_dir_all(store).with_context(|| format!("creating {}", store.display()))?;
+    let incoming = store.join(format!(".fetch-{}", v.hash));
+    std::fs::write(&incoming, &bytes).with_context(|| format!("writing {}", incoming.display()))?;
+    let limits = contest.config.upload.limits();
+    let store = store.to_path_buf();
+    let hash = v.hash.clone();
+    let stored = tokio::task::spawn_blocking({
+        let incoming = incoming.clone();
+        move || crate::serve::upload::store(&incoming, &file_name, &store, &limits)
+    })
+    .await?;
+    let _ = std::fs::remove_file(&incoming);
+    let stored = stored.map_err(|e| anyhow::anyhow!("storing the upload {hash}: {e}"))?;
+    anyhow::ensure!(stored.hash == hash, "the upload {hash} stored as {}", stored.hash);
+    Ok(())
+}
