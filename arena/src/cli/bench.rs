@@ -12,7 +12,8 @@ use super::runtime;
 /// `arena bench containment` the cost of each containment layer; `arena bench soak` a long
 /// tournament with the arena's fds, memory and processes sampled; `arena bench dots` the dots-tps
 /// article's table on its tactical positions; `arena bench serve` the contest server's upload-to-verdict
-/// time, standings pages per second and games per second against `arena run`.
+/// time, standings pages per second, games per second against `arena run` and with 1, 2 and 4
+/// `arena worker`s, and the API's latency under 100 clients while games run.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// `containment`, `soak`, `dots`, `field` (planning and games/s for 10, 100, 300 bots) or `serve`;
@@ -41,6 +42,11 @@ pub struct BenchArgs {
     /// serve: standings pages requested after the first.
     #[arg(long, default_value_t = 200)]
     pages: usize,
+    /// serve: a PostgreSQL server's URL (`postgres://user@host:port/db`); the bench creates a fresh
+    /// database on it and drops it afterwards, and reports the database's transactions per game and
+    /// per idle worker. Default: SQLite in the temporary folder.
+    #[arg(long, value_name = "URL")]
+    db: Option<String>,
     /// Run on a multi-threaded runtime with this many worker threads instead of the single-threaded
     /// one `arena run` uses (to compare the two).
     #[arg(long)]
@@ -97,9 +103,12 @@ fn serve(args: &BenchArgs) -> Result<ExitCode> {
     let result = rt.block_on(arena::bench::serve::run(
         &exe,
         &tmp,
-        args.uploads,
-        args.pages,
-        args.games.unwrap_or(200),
+        &arena::bench::serve::Sizes {
+            uploads: args.uploads,
+            pages: args.pages,
+            games: args.games.unwrap_or(200),
+        },
+        args.db.as_deref(),
     ));
     let _ = std::fs::remove_dir_all(&tmp);
     result.map(|()| ExitCode::SUCCESS)

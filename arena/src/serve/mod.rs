@@ -234,7 +234,11 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
             hide: app.data.root.join("runs"),
             board: Some(Arc::clone(&app.live)),
         };
-        let (db, contest, stop) = (app.db.clone(), Arc::clone(&app.contest), app.shutdown.clone());
+        let (db, contest, stop) = (
+            app.db.clone(),
+            Arc::clone(&app.contest),
+            app.shutdown.clone(),
+        );
         let containment = app.containment.clone().unwrap_or_else(Containment::probe);
         tasks.push(tokio::spawn(async move {
             if let Err(e) = worker::work(db, contest, containment, worker, stop).await {
@@ -268,10 +272,16 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
 /// Those of [`start`] and [`Started::stop`].
 pub async fn serve(opts: &ServeOptions, exe: &Path) -> Result<()> {
     let started = start(opts, exe).await?;
+    let db = match &opts.db {
+        Some(url) => crate::serve::db::redact(url),
+        None => data_paths(&opts.results, &started.app.contest)
+            .1
+            .display()
+            .to_string(),
+    };
     crate::errln!(
-        "arena serve: contest {} (database {}); {} check(s) requeued",
+        "arena serve: contest {} (database {db}); {} check(s) requeued",
         started.app.contest.config.name,
-        data_paths(&opts.results, &started.app.contest).1.display(),
         started.requeued
     );
     // The last line the organiser reads: where to open the contest (tests read it too).

@@ -368,11 +368,13 @@ impl Db {
         upload: &[u8],
     ) -> Result<(i64, i64), AddVersionError> {
         let mut tx = self.write().await?;
-        sqlx::query("INSERT INTO blobs (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING")
-            .bind(hash)
-            .bind(upload.to_vec())
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "INSERT INTO blobs (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING",
+        )
+        .bind(hash)
+        .bind(upload.to_vec())
+        .execute(&mut *tx)
+        .await?;
         let bot: Option<(i64, i64)> = sqlx::query_as("SELECT id, owner FROM bots WHERE name = $1")
             .bind(name)
             .fetch_optional(&mut *tx)
@@ -726,8 +728,8 @@ impl Db {
     }
 }
 
-/// `url` with its password replaced by `***`, for error messages.
-fn redact(url: &str) -> String {
+/// `url` with its password replaced by `***`, for messages.
+pub fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => {
             let auth = &url[s + 3..at];

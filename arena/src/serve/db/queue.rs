@@ -115,7 +115,12 @@ impl Db {
     ///
     /// # Errors
     /// A database error.
-    pub async fn enqueue(&self, run: &str, game: &str, job: &str) -> anyhow::Result<Option<String>> {
+    pub async fn enqueue(
+        &self,
+        run: &str,
+        game: &str,
+        job: &str,
+    ) -> anyhow::Result<Option<String>> {
         sqlx::query(
             "INSERT INTO queue (run, game, job, queued_ms) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (run, game) DO NOTHING",
@@ -140,23 +145,29 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn take_results(&self, run: &str) -> anyhow::Result<Vec<(String, String)>> {
-        let mut tx = self.write().await?;
-        let rows: Vec<(String, String)> = sqlx::query_as(
-            "SELECT game, result FROM queue WHERE run = $1 AND status = 'done' AND delivered = 0",
+        // One statement: a result stored while this runs is either returned or left for the next
+        // call, never marked taken unseen.
+        Ok(sqlx::query_as(
+            "UPDATE queue SET delivered = 1 WHERE run = $1 AND status = 'done' AND delivered = 0 \
+             RETURNING game, result",
         )
         .bind(run)
-        .fetch_all(&mut *tx)
-        .await?;
-        if !rows.is_empty() {
-            sqlx::query(
-                "UPDATE queue SET delivered = 1 WHERE run = $1 AND status = 'done' AND delivered = 0",
-            )
-            .bind(run)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(rows)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The result of game `game` of `run`, if it has one.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn result_of(&self, run: &str, game: &str) -> anyhow::Result<Option<String>> {
+        let row: Option<(String, Option<String>)> =
+            sqlx::query_as("SELECT status, result FROM queue WHERE run = $1 AND game = $2")
+                .bind(run)
+                .bind(game)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.and_then(|(status, result)| result.filter(|_| status == "done")))
     }
 
     /// Claims the next game for `worker` (see the module's documentation for which), leased for
@@ -166,47 +177,58 @@ impl Db {
     /// A database error.
     pub async fn claim(&self, worker: &str, lease_ms: i64) -> anyhow::Result<Option<Claim>> {
         let now = now_ms();
-        let mut tx = self.write().await?;
+        // First the runs in the order they are served (few: the open checks and competitions), then
+        // the first claimable game of the first run that has one.
+        let runs: Vec<(String,)> = sqlx::query_as(
+            "SELECT r.run FROM runs r WHERE r.active = 1 AND EXISTS (SELECT 1 FROM queue q \
+                WHERE q.run = r.run AND (q.status = 'queued' \
+                OR (q.status = 'leased' AND q.lease_until_ms < $1))) \
+             ORDER BY r.priority, (SELECT COUNT(*) FROM queue l WHERE l.run = r.run \
+                AND l.status = 'leased' AND l.lease_until_ms >= $1), r.run",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
         // PostgreSQL: rows another worker is claiming are skipped, not waited for. SQLite: the write
         // transaction already excludes every other claim.
         let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE OF q SKIP LOCKED",
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
         };
-        let row: Option<(String, String, String)> = sqlx::query_as(&format!(
-            "SELECT q.run, q.game, q.job FROM queue q JOIN runs r ON r.run = q.run \
-             WHERE r.active = 1 AND (q.status = 'queued' \
-                OR (q.status = 'leased' AND q.lease_until_ms < $1)) \
-             ORDER BY r.priority, \
-                (SELECT COUNT(*) FROM queue l WHERE l.run = q.run AND l.status = 'leased' \
-                 AND l.lease_until_ms >= $1), \
-                q.queued_ms, q.game, q.run \
-             LIMIT 1{lock}"
-        ))
-        .bind(now)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((run, game, job)) = row else {
+        for (run,) in runs {
+            let mut tx = self.write().await?;
+            let row: Option<(String, String)> = sqlx::query_as(&format!(
+                "SELECT game, job FROM queue WHERE run = $1 AND (status = 'queued' \
+                    OR (status = 'leased' AND lease_until_ms < $2)) \
+                 ORDER BY queued_ms, game LIMIT 1{lock}"
+            ))
+            .bind(&run)
+            .bind(now)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some((game, job)) = row else {
+                tx.commit().await?;
+                continue;
+            };
+            let (attempt,): (i64,) = sqlx::query_as(
+                "UPDATE queue SET status = 'leased', attempt = attempt + 1, worker = $1, \
+                 lease_until_ms = $2 WHERE run = $3 AND game = $4 RETURNING attempt",
+            )
+            .bind(worker)
+            .bind(now + lease_ms)
+            .bind(&run)
+            .bind(&game)
+            .fetch_one(&mut *tx)
+            .await?;
             tx.commit().await?;
-            return Ok(None);
-        };
-        let (attempt,): (i64,) = sqlx::query_as(
-            "UPDATE queue SET status = 'leased', attempt = attempt + 1, worker = $1, \
-             lease_until_ms = $2 WHERE run = $3 AND game = $4 RETURNING attempt",
-        )
-        .bind(worker)
-        .bind(now + lease_ms)
-        .bind(&run)
-        .bind(&game)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Some(Claim {
-            run,
-            game,
-            job,
-            attempt,
-        }))
+            return Ok(Some(Claim {
+                run,
+                game,
+                job,
+                attempt,
+            }));
+        }
+        Ok(None)
     }
 
     /// Stores the result of `claim` (JSON) if its lease is still `worker`'s: `false` when the game
@@ -370,7 +392,10 @@ mod tests {
     async fn a_late_result_of_a_reissued_game_is_refused_and_the_new_one_taken_once() {
         let (_tmp, db) = db().await;
         db.open_run("competition-1", 1).await.unwrap();
-        assert_eq!(db.enqueue("competition-1", "g0001", "{}").await.unwrap(), None);
+        assert_eq!(
+            db.enqueue("competition-1", "g0001", "{}").await.unwrap(),
+            None
+        );
         db.heartbeat("a", 1, 0).await.unwrap();
         db.heartbeat("b", 1, 0).await.unwrap();
         // Worker a's lease is 0 ms: it has run out by the time b asks.

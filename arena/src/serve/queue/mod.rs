@@ -73,13 +73,16 @@ impl Job {
     /// contest file).
     pub fn game(&self, plan: &Plan) -> Result<ScheduledGame> {
         let index = |name: &str| {
-            plan.bots.iter().position(|b| b.name == name).with_context(|| {
-                format!(
-                    "game {}: no bot {name} in this worker's plan: does it have the server's \
+            plan.bots
+                .iter()
+                .position(|b| b.name == name)
+                .with_context(|| {
+                    format!(
+                        "game {}: no bot {name} in this worker's plan: does it have the server's \
                      contest file?",
-                    self.id
-                )
-            })
+                        self.id
+                    )
+                })
         };
         let (first, second) = (index(&self.first_name)?, index(&self.second_name)?);
         Ok(ScheduledGame {
@@ -228,14 +231,45 @@ impl Remote {
             .lock()
             .expect("the waiters' lock")
             .insert(game.id.clone(), tx);
-        let result = match db.enqueue(&run, &game.id, &job).await.map_err(failed)? {
+        // A database that restarts is waited for (two minutes at most), as the workers wait for it.
+        let mut tries = 0;
+        let queued = loop {
+            match db.enqueue(&run, &game.id, &job).await {
+                Ok(r) => break r,
+                Err(e) if tries < 240 => {
+                    tries += 1;
+                    if tries == 1 {
+                        crate::errln!(
+                            "arena serve: queueing {run} {}: {e:#}; trying again",
+                            game.id
+                        );
+                    }
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(e) => return Err(failed(e)),
+            }
+        };
+        let result = match queued {
             Some(result) => {
                 waiters.lock().expect("the waiters' lock").remove(&game.id);
                 result
             }
-            None => rx
-                .await
-                .map_err(|_| failed(anyhow::anyhow!("it stopped")))?,
+            None => {
+                // The poller hands the result over; every 5 s the game's row is read as well, so a
+                // result is never waited for in vain.
+                tokio::pin!(rx);
+                loop {
+                    tokio::select! {
+                        r = &mut rx => break r.map_err(|_| failed(anyhow::anyhow!("it stopped")))?,
+                        () = tokio::time::sleep(Duration::from_secs(5)) => {
+                            if let Ok(Some(r)) = db.result_of(&run, &game.id).await {
+                                waiters.lock().expect("the waiters' lock").remove(&game.id);
+                                break r;
+                            }
+                        }
+                    }
+                }
+            }
         };
         let outcome: Outcome = serde_json::from_str(&result)
             .with_context(|| format!("the result of {} {}", run, game.id))

@@ -181,9 +181,7 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
     // shutdown (still running): the workers go on with them, and their results are taken when the
     // server is back.
     let still = app.db.competition(c.id).await.ok().flatten();
-    if summary.as_ref().is_ok_and(|s| s.complete)
-        || still.is_some_and(|s| s.status != "running")
-    {
+    if summary.as_ref().is_ok_and(|s| s.complete) || still.is_some_and(|s| s.status != "running") {
         let _ = remote.close().await;
     }
     app.live.clear(c.id);

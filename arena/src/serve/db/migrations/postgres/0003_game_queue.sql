@@ -38,7 +38,9 @@ CREATE TABLE queue (
     done_ms        BIGINT,
     PRIMARY KEY (run, game)
 );
-CREATE INDEX queue_by_status ON queue (status, run);
+-- a run's claimable games in the order they were queued; a worker's leases (its heartbeat)
+CREATE INDEX queue_by_run ON queue (run, status, queued_ms);
+CREATE INDEX queue_by_worker ON queue (worker, status);
 
 CREATE TABLE workers (
     name         TEXT PRIMARY KEY,
