@@ -191,6 +191,95 @@ impl Handshake {
     }
 }
 
+/// The likely mistake of a bot that timed out, named from what it printed in one game (its transcript,
+/// `bot`'s lines): UCI's `uciok` for UGI's `ugiok`, a move before being asked or without `bestmove`,
+/// nothing at all (output left in a buffer), or lines but never the one awaited. `None` when what it
+/// printed suggests none (a bot that answered before and was only slow this time).
+pub fn likely_mistake(transcript: &str, bot: &str, protocol: ProtocolKind) -> Option<String> {
+    // The bot's lines, each with whether a request for a move (`go`, or for CodeCup anything the arena
+    // sent) came before it; the arena's own notes (`[exited …]`) and blank lines left out.
+    let mut asked = false;
+    let mut said: Vec<(bool, &str)> = Vec::new();
+    for (_, dir, text) in transcript.lines().filter_map(|l| transcript_line(l, bot)) {
+        let first = text.split_whitespace().next();
+        match dir {
+            '>' => {
+                asked |= match protocol {
+                    ProtocolKind::Ugi => first == Some(ugi::GO),
+                    ProtocolKind::Codecup => first != Some(codecup::QUIT),
+                }
+            }
+            '<' if first.is_some() && !(text.starts_with('[') && text.ends_with(']')) => {
+                said.push((asked, text.trim()));
+            }
+            _ => {}
+        }
+    }
+    if said.is_empty() {
+        return Some(
+            "it printed nothing: does it flush stdout after each line? (Python: print(…, \
+             flush=True); C: fflush(stdout); C++: std::endl or std::flush; Java: System.out.flush())"
+                .into(),
+        );
+    }
+    fn words(text: &str) -> Vec<&str> {
+        text.split_whitespace().collect()
+    }
+    if protocol == ProtocolKind::Codecup {
+        return said
+            .iter()
+            .find(|(_, t)| matches!(words(t)[0], "ugiok" | "uciok" | "bestmove"))
+            .map(|(_, t)| {
+                format!(
+                    "it printed `{t}`, which is UGI, not CodeCup: leave out protocol = \"codecup\""
+                )
+            });
+    }
+    if said
+        .iter()
+        .any(|(_, t)| words(t)[0].eq_ignore_ascii_case("uciok"))
+    {
+        return Some(
+            "it spoke UCI, not UGI: say `ugiok` (not `uciok`) after its `id` and `option` lines"
+                .into(),
+        );
+    }
+    // A move written in another protocol's way: `move 4`, `play 4`, or the move alone (a word of
+    // letters, digits and `-` with a digit: `4`, `b2`, `5-7`).
+    let bare_move = |w: &str| {
+        w.chars().any(|c| c.is_ascii_digit())
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    };
+    let as_move = said.iter().find(|(_, t)| {
+        let w = words(t);
+        matches!(w[0], "move" | "play") && w.len() == 2 || (w.len() == 1 && bare_move(w[0]))
+    });
+    if let Some(&(after_go, t)) = as_move {
+        let m = words(t).last().copied().unwrap_or_default();
+        return Some(if after_go {
+            format!("it printed `{t}`: a UGI bot answers `go` with `bestmove {m}`")
+        } else {
+            format!(
+                "it printed `{t}` before being asked: a UGI bot answers only `go`, with `bestmove {m}`"
+            )
+        });
+    }
+    let handshake = Handshake::read(transcript, bot);
+    if handshake.ugiok_ms.is_none() {
+        return Some(format!(
+            "it printed `{}` but never `ugiok`, which ends its answer to `ugi`",
+            said[0].1
+        ));
+    }
+    if !said
+        .iter()
+        .any(|(_, t)| ugi::BotLine::read(t) == ugi::BotLine::ReadyOk)
+    {
+        return Some("it never answered `isready` with `readyok`".into());
+    }
+    None
+}
+
 /// A bot's answer times in one game as its transcript shows them (see [`move_times`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveTimes {
@@ -434,6 +523,13 @@ impl ProbeReport {
         for g in forfeits.iter().take(SHOWN_FORFEITS) {
             let log = self.dir.join("logs").join(format!("{}.log", g.id));
             let _ = writeln!(out, "\n{} {}: {}", g.id, g.termination.as_str(), g.detail);
+            // A timeout says least: what the bot did print tells why.
+            let hint = (g.termination == crate::record::Termination::Timeout)
+                .then(|| likely_mistake(&self.transcript(g), &self.bot, self.protocol))
+                .flatten();
+            if let Some(hint) = hint {
+                let _ = writeln!(out, "likely: {hint}");
+            }
             tail(&mut out, &log, &self.transcript(g), 12);
             let side = if g.first == self.bot {
                 "first"
@@ -550,6 +646,61 @@ mod tests {
         assert_eq!(move_times(UGI, "random", ProtocolKind::Ugi), times(1, 1));
         // A bot that never answers `ugi`.
         assert_eq!(Handshake::read("      0 me > ugi\n", "me").ugiok_ms, None);
+    }
+
+    #[test]
+    fn the_likely_mistake_is_named_from_what_the_bot_printed() {
+        let hint = |t: &str| likely_mistake(t, "me", ProtocolKind::Ugi).unwrap_or_default();
+        let ugi = "      0 me > ugi\n";
+        assert!(hint(&format!(
+            "{ugi}      3 me < id name X\n      3 me < uciok\n"
+        ))
+        .starts_with("it spoke UCI, not UGI"));
+        assert!(hint(ugi).starts_with("it printed nothing: does it flush stdout"));
+        // The arena's own notes are not the bot's lines.
+        assert!(hint(&format!("{ugi}      9 me < [exited with status 1]\n"))
+            .starts_with("it printed nothing"));
+        assert_eq!(
+            hint(&format!("      0 me < move 4\n{ugi}")),
+            "it printed `move 4` before being asked: a UGI bot answers only `go`, with `bestmove 4`"
+        );
+        assert_eq!(
+            hint(&format!("{ugi}      1 me < 4\n")),
+            "it printed `4` before being asked: a UGI bot answers only `go`, with `bestmove 4`"
+        );
+        // A word that is no move is not taken for one.
+        assert_eq!(
+            hint(&format!("{ugi}      1 me < hello\n")),
+            "it printed `hello` but never `ugiok`, which ends its answer to `ugi`"
+        );
+        assert_eq!(
+            hint(&format!("{ugi}      1 me < id name X\n")),
+            "it printed `id name X` but never `ugiok`, which ends its answer to `ugi`"
+        );
+        assert_eq!(
+            hint(&format!("{ugi}      1 me < ugiok\n      2 me > isready\n")),
+            "it never answered `isready` with `readyok`"
+        );
+        let asked =
+            "      1 me < ugiok\n      2 me > isready\n      3 me < readyok\n      4 me > go\n";
+        assert_eq!(
+            hint(&format!("{ugi}{asked}      9 me < move 4\n")),
+            "it printed `move 4`: a UGI bot answers `go` with `bestmove 4`"
+        );
+        // A bot that answered before and was slow this time: no guess.
+        let slow = format!(
+            "{ugi}{asked}      9 me < bestmove 4\n     10 me > go\n     11 me < info depth 3\n"
+        );
+        assert_eq!(likely_mistake(&slow, "me", ProtocolKind::Ugi), None);
+        assert_eq!(
+            likely_mistake(
+                "      0 me > Start\n      1 me < bestmove 4\n",
+                "me",
+                ProtocolKind::Codecup
+            )
+            .unwrap(),
+            "it printed `bestmove 4`, which is UGI, not CodeCup: leave out protocol = \"codecup\""
+        );
     }
 
     #[test]

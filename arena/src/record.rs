@@ -180,7 +180,8 @@ pub struct GameRecord {
     pub termination: Termination,
     /// Who and what: the bad line, the exit status, the scores (empty for a plain ending).
     pub detail: String,
-    /// Plies played, the opening included.
+    /// Plies played, the opening included (none when a bot lost in the handshake: see
+    /// [`GameRecord::opening`]).
     pub plies: u32,
     /// Dots: captured dots of [first, second] (R11); other games: `None`.
     pub score: Option<[u32; 2]>,
@@ -192,7 +193,8 @@ pub struct GameRecord {
     /// The time each move took, ms, one per ply after the opening (the bots' moves, in order); a move
     /// that was never made (a forfeit) has none. Empty in rows recorded before the column existed.
     pub move_ms: Vec<u64>,
-    /// Opening moves (already in `moves`).
+    /// Opening moves: the first moves of `moves`, except in a game a bot lost before any bot was asked
+    /// for a move (in its handshake), whose opening was never played: its `moves` are empty.
     pub opening: Vec<String>,
     /// Dots placed on top of the variant's start before the first ply (an SGF opening's `AB`/`AW`);
     /// empty for the variant's own start.

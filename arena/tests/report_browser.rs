@@ -166,6 +166,55 @@ options = { depth = 2, seed = 3 }
     assert!(r.moves.len() >= 7);
 }
 
+/// A Connect Four game won on the board has its winning four ringed on its last ply, and only there.
+#[test]
+fn a_connect_four_win_is_ringed_on_its_last_ply() {
+    let Some(exe) = browser_or_skip() else { return };
+    use arena::record::{GameResult, Termination};
+    let dir = tempfile::tempdir().unwrap();
+    // The first player's diagonal from 1-1 to 4-4.
+    let moves: Vec<String> = "1 2 2 3 3 4 3 4 4 7 4"
+        .split(' ')
+        .map(String::from)
+        .collect();
+    let r = GameRecord {
+        id: "g0001".into(),
+        round: 1,
+        pair: 1,
+        game: "connect4".into(),
+        variant: "7 6".into(),
+        first: "a".into(),
+        second: "b".into(),
+        result: GameResult::FirstWins,
+        termination: Termination::Normal,
+        detail: String::new(),
+        plies: moves.len() as u32,
+        score: None,
+        time_ms: [0, 0],
+        time_control: [String::new(), String::new()],
+        move_ms: vec![1; moves.len()],
+        opening: Vec::new(),
+        setup: games::Setup::default(),
+        moves,
+        seed: 1,
+        date: String::new(),
+    };
+    let report = report_of(&dir.path().join("results").join("c4"), &[r.clone()]);
+    let browser = launch(exe, &dir.path().join("profile"));
+    let (tab, console) = open_report(&browser, &report);
+    open_game(&tab, &r);
+    let ringed = || {
+        let js = "JSON.stringify(Array.from(document.querySelectorAll('#board [data-win]')).map(e => e.dataset.cell).sort())";
+        let text = tab.evaluate(js, false).unwrap().value.unwrap();
+        serde_json::from_str::<Vec<String>>(text.as_str().unwrap()).unwrap()
+    };
+    assert_eq!(ringed(), ["1-1", "2-2", "3-3", "4-4"]);
+    tab.press_key("ArrowLeft").unwrap();
+    check(&tab, &r, r.moves.len() - 1);
+    assert!(ringed().is_empty());
+    console.assert_no_errors();
+}
+
 #[test]
 fn dots_boards_in_the_report_show_captures_and_setup_dots_as_the_rules_do() {
     let Some(exe) = browser_or_skip() else { return };

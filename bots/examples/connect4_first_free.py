@@ -2,12 +2,13 @@
 """A complete arena bot in a few lines of Python: Connect Four over UGI (see docs/protocol.md).
 
 It keeps the column heights from the `position` command and answers `go` with the free column
-closest to the centre. Run it in a tournament with, in the config:
+closest to the centre. Run it in a tournament with, in a config in configs/ (a path in a config,
+an argument that names a file included, is relative to the config file's folder; docs/configs.md):
 
     [[bots]]
     name = "python-centre"
     command = "python3"
-    args = ["bots/examples/connect4_first_free.py"]
+    args = ["../bots/examples/connect4_first_free.py"]
 """
 import sys
 

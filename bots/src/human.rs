@@ -15,7 +15,8 @@ use games::{Game, GameKind};
 
 use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 
-/// The person's side of `arena play`: reads moves from `input`, draws the game on `output`.
+/// The person's side of `arena play`: reads moves from `input`, draws the game on `output` (opened for
+/// appending).
 #[derive(Debug)]
 pub struct Human {
     input_path: String,
@@ -60,7 +61,9 @@ impl Human {
     fn open(&mut self) -> std::io::Result<&mut (BufReader<File>, File)> {
         if self.io.is_none() {
             let input = File::open(&self.input_path)?;
-            let output = OpenOptions::new().write(true).open(&self.output_path)?;
+            // Appending: `arena play … > file` names the arena's stdout, a file that the arena writes
+            // too, through an open file of its own (a write at an offset of ours would overwrite).
+            let output = OpenOptions::new().append(true).open(&self.output_path)?;
             self.io = Some((BufReader::new(input), output));
         }
         Ok(self.io.as_mut().expect("just opened"))

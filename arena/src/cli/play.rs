@@ -74,6 +74,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         output: PathBuf::from(format!("/proc/{me}/fd/1")),
         results_root: args.results,
     };
+    append_to_stdout_file();
     let (record, dir) = runtime()?.block_on(arena::play::play(&opts))?;
     outln!();
     out!("{}", arena::replay::replay(&record, None, false)?);
@@ -97,4 +98,21 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         record.id
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `arena play … > file`: the person's side draws the boards through its own opening of this process's
+/// stdout (`/proc/<pid>/fd/1`, for appending), which for a regular file is a second open file with an
+/// offset of its own; this process's stdout then appends too, so the summary follows the boards instead
+/// of overwriting the first of them. A terminal or a pipe has no offset and is left as it is.
+fn append_to_stdout_file() {
+    use nix::fcntl::{fcntl, FcntlArg, OFlag};
+    let is_file = std::fs::metadata("/proc/self/fd/1").is_ok_and(|m| m.is_file());
+    if !is_file {
+        return;
+    }
+    if let Ok(flags) = fcntl(1, FcntlArg::F_GETFL) {
+        let flags = OFlag::from_bits_truncate(flags) | OFlag::O_APPEND;
+        // Best effort: without it the summary may overwrite the first boards, nothing worse.
+        let _ = fcntl(1, FcntlArg::F_SETFL(flags));
+    }
 }

@@ -6,8 +6,8 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 /// Solve positions: `arena solve connect4 [W H]` reads positions in Pascal Pons's notation (column
-/// digits 1–W, one position per line) on stdin and prints `position score nodes µs` for each; the
-/// 7×6 book answers positions near the start at once. Any size with W <= 9 and W × (H + 1) <= 64.
+/// digits 1–W, one position per line; `-` is the empty position) on stdin and prints `position score
+/// nodes µs` for each; the 7×6 book answers positions near the start at once. Any size with W <= 9 and W × (H + 1) <= 64.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// The game: only connect4.

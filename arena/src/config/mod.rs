@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub mod matchup;
+pub mod span;
 pub mod tiebreak;
 pub mod time_control;
 pub mod tune;
@@ -289,7 +290,9 @@ pub struct BotConfig {
     pub command: Option<String>,
     /// Instead of `command`: a reference bot built into the `arena` binary, started as `arena bot <name>`.
     pub builtin: Option<String>,
-    /// Arguments passed to the executable.
+    /// Arguments passed to the executable. Without a `dir`, an argument that names an existing file or
+    /// folder relative to the config file's folder is passed as that path (made absolute), as `command`
+    /// is resolved; with a `dir`, arguments are passed as written (the bot starts there).
     #[serde(default)]
     pub args: Vec<String>,
     /// The working directory of the process, relative to the config file's folder (default: the

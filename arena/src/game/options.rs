@@ -34,8 +34,10 @@ pub fn check(bot: &BotPlan, declared: &[EngineOption]) -> Result<(), String> {
     };
     for (name, value) in &bot.options {
         let Some(d) = declared.iter().find(|d| d.name == *name) else {
+            let meant = closest(name, declared.iter().map(|d| d.name.as_str()))
+                .map_or(String::new(), |m| format!("did you mean {m:?}? "));
             return Err(format!(
-                "bot {:?}: option {name:?} is not an option of this bot; {}",
+                "bot {:?}: option {name:?} is not an option of this bot; {meant}{}",
                 bot.name,
                 all()
             ));
@@ -62,6 +64,41 @@ pub fn check(bot: &BotPlan, declared: &[EngineOption]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The name among `names` closest to `name`, the one a misspelling meant: the fewest single-character
+/// edits ignoring case, at most a third of the name's length (at least 1), ties to the first. `None`
+/// when no name is that close.
+pub fn closest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    let most = (name.chars().count() / 3).max(1);
+    names
+        .into_iter()
+        .map(|n| (edit_distance(&lower, &n.to_lowercase()), n))
+        .filter(|&(d, _)| d <= most)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, n)| n)
+}
+
+/// The edit distance between `a` and `b`: the fewest characters inserted, deleted or replaced, or
+/// neighbours swapped (Levenshtein's, with Damerau's swaps: `depht` is one edit from `depth`).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Three rows of the table: two back (for swaps), one back, this one.
+    let mut before: Vec<usize> = Vec::new();
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (last[j] + 1).min(row[j - 1] + 1).min(last[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
+        }
+        before = std::mem::replace(&mut last, row);
+    }
+    last[b.len()]
 }
 
 /// Starts each UGI bot of `plan` that is given options, once per distinct command (a sweep's variants
@@ -170,12 +207,34 @@ mod tests {
     }
 
     #[test]
+    fn a_misspelled_name_finds_the_name_meant() {
+        let names = ["depth", "tiebreak", "literal_sign", "Book File", "seed"];
+        assert_eq!(closest("depht", names), Some("depth"));
+        assert_eq!(closest("Depth", names), Some("depth"));
+        assert_eq!(closest("dept", names), Some("depth"));
+        assert_eq!(closest("tie_break", names), Some("tiebreak"));
+        assert_eq!(closest("BookFile", names), Some("Book File"));
+        assert_eq!(closest("sed", names), Some("seed"));
+        assert_eq!(closest("width", names), None);
+        assert_eq!(closest("x", names), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+    }
+
+    #[test]
     fn options_the_bot_would_ignore_or_refuse_are_errors_that_say_what_is_allowed() {
         let d = declared();
         assert_eq!(check(&bot("depth = 20, tiebreak = \"random\""), &d), Ok(()));
         let e = check(&bot("depht = 3"), &d).unwrap_err();
         assert!(
-            e.starts_with("bot \"a\": option \"depht\" is not an option of this bot; it declares depth (spin 1..20), tiebreak (combo first|random)"),
+            e.starts_with("bot \"a\": option \"depht\" is not an option of this bot; did you mean \"depth\"? it declares depth (spin 1..20), tiebreak (combo first|random)"),
+            "{e}"
+        );
+        // Nothing close: no guess.
+        let e = check(&bot("width = 3"), &d).unwrap_err();
+        assert!(
+            e.starts_with("bot \"a\": option \"width\" is not an option of this bot; it declares"),
             "{e}"
         );
         assert_eq!(

@@ -185,6 +185,7 @@ impl<'a> Referee<'a> {
             date: String::new(),
         };
 
+        let start_score = start.score();
         let outcome = self
             .contest(start, &mut seats, &transcript, &mut record)
             .await;
@@ -214,6 +215,12 @@ impl<'a> Referee<'a> {
                 record.termination = forfeit.termination;
                 record.detail = format!("{}: {}", bots[side.index()].name, forfeit.detail);
             }
+        }
+        if !seats.iter().any(|s| s.asked) && record.termination.is_forfeit() {
+            // Lost before any bot was asked for a move (in the handshake, or at the start): the opening
+            // was never played to the bots, so it is kept as the game's opening but not as its moves.
+            record.moves.clear();
+            record.score = start_score;
         }
         record.plies = record.moves.len() as u32;
         record.time_ms = [seats[0].clock.used_ms(), seats[1].clock.used_ms()];

@@ -129,6 +129,8 @@ pub struct Launch {
     /// The executable, resolved: an absolute path that exists (a `command` with a `/` taken relative to
     /// the config file's folder, any other name found on `PATH`).
     pub program: PathBuf,
+    /// Its arguments; without a `dir`, one that names a file or folder relative to the config file's
+    /// folder is that path, made absolute (see `resolve_args`).
     pub args: Vec<String>,
     /// Working directory, absolute (the config's `dir`, relative to the config file's folder); `None` for
     /// the arena's own.
@@ -137,10 +139,44 @@ pub struct Launch {
 
 /// A config that is well-formed TOML but cannot be played.
 #[derive(Debug, thiserror::Error)]
-#[error("{path}: {message}")]
+#[error("{}{}: {message}", .path.display(), place(.position))]
 pub struct PlanError {
     pub path: PathBuf,
+    /// The 1-based line and column in the config file of the value at fault (an unknown game or
+    /// builtin, a missing executable, …; [`crate::config::span`]), when the error has one and the file
+    /// holds it.
+    pub position: Option<(usize, usize)>,
     pub message: String,
+}
+
+/// `:line:column` of a [`PlanError`], empty without a position.
+fn place(position: &Option<(usize, usize)>) -> String {
+    position.map_or(String::new(), |(line, column)| format!(":{line}:{column}"))
+}
+
+/// An error of one `[[bots]]` entry and the key of that entry whose value is at fault (`name` when no
+/// other is), for the error's place in the file.
+struct BotError {
+    key: &'static str,
+    message: String,
+}
+
+impl BotError {
+    fn at(key: &'static str, message: String) -> BotError {
+        BotError { key, message }
+    }
+}
+
+impl From<String> for BotError {
+    fn from(message: String) -> BotError {
+        BotError::at("name", message)
+    }
+}
+
+impl From<&str> for BotError {
+    fn from(message: &str) -> BotError {
+        BotError::from(message.to_string())
+    }
 }
 
 impl Plan {
@@ -161,7 +197,16 @@ impl Plan {
     pub fn new(config: &Config, config_path: &Path, self_exe: &Path) -> Result<Plan, PlanError> {
         let err = |message: String| PlanError {
             path: config_path.to_owned(),
+            position: None,
             message,
+        };
+        // The error at the string value `expected` at `keys` in the config file (read again: errors are
+        // rare, and a config built as a value has no file, or one without that value).
+        let err_at = |keys: &[&str], expected: &str, message: String| PlanError {
+            position: std::fs::read_to_string(config_path)
+                .ok()
+                .and_then(|text| crate::config::span::position(&text, keys, expected)),
+            ..err(message)
         };
         if config.name.is_empty()
             || !config
@@ -202,7 +247,13 @@ impl Plan {
                 "max_plies must be at least 1 (leave it out for no adjudication)".into(),
             ));
         }
-        let spec = game_spec(config).map_err(|m| err(format!("[game]: {m}")))?;
+        let spec = game_spec(config).map_err(|(key, m)| {
+            let value = match key {
+                "start" => config.game.start.as_deref().unwrap_or_default(),
+                _ => &config.game.name,
+            };
+            err_at(&["game", key], value, format!("[game]: {m}"))
+        })?;
         let mut bots: Vec<BotPlan> = Vec::new();
         // Paths in a config (`command`, `dir`, `[openings] file`) are relative to the config file's folder.
         let base = config_path
@@ -214,12 +265,28 @@ impl Plan {
         } else {
             base
         };
-        for bot in &config.bots {
-            let variants = bot_plan(bot, config, &base, self_exe)
-                .map_err(|m| err(format!("bot {:?}: {m}", bot.name)))?;
+        for (i, bot) in config.bots.iter().enumerate() {
+            let variants = bot_plan(bot, config, &base, self_exe).map_err(|e| {
+                let dir = bot.dir.as_ref().map(|d| d.display().to_string());
+                let value = match e.key {
+                    "builtin" => bot.builtin.as_deref(),
+                    "command" => bot.command.as_deref(),
+                    "dir" => dir.as_deref(),
+                    _ => Some(bot.name.as_str()),
+                };
+                err_at(
+                    &["bots", &i.to_string(), e.key],
+                    value.unwrap_or_default(),
+                    format!("bot {:?}: {}", bot.name, e.message),
+                )
+            })?;
             for plan in variants {
                 if bots.iter().any(|b| b.name == plan.name) {
-                    return Err(err(format!("two bots are named {:?}", plan.name)));
+                    return Err(err_at(
+                        &["bots", &i.to_string(), "name"],
+                        &bot.name,
+                        format!("two bots are named {:?}", plan.name),
+                    ));
                 }
                 bots.push(plan);
             }
@@ -384,16 +451,18 @@ impl Plan {
     }
 }
 
-fn game_spec(config: &Config) -> Result<GameSpec, String> {
+/// The game of `[game]`, or the key whose value is at fault (`name` for a variant out of range) and why.
+fn game_spec(config: &Config) -> Result<GameSpec, (&'static str, String)> {
     let g = &config.game;
-    let kind: GameKind = g.name.parse().map_err(|e| format!("{e}"))?;
+    let kind: GameKind = g.name.parse().map_err(|e| ("name", format!("{e}")))?;
     let start: Option<DotsStart> = g
         .start
         .as_deref()
         .map(str::parse)
         .transpose()
-        .map_err(|e| format!("{e}"))?;
-    let spec = GameSpec::new(kind, g.width, g.height, g.k, start).map_err(|e| e.to_string())?;
+        .map_err(|e| ("start", format!("{e}")))?;
+    let spec =
+        GameSpec::new(kind, g.width, g.height, g.k, start).map_err(|e| ("name", e.to_string()))?;
     struct Over;
     impl GameVisitor for Over {
         type Output = bool;
@@ -402,8 +471,9 @@ fn game_spec(config: &Config) -> Result<GameSpec, String> {
         }
     }
     if spec.visit(Over) {
-        return Err(format!(
-            "{spec}: the game is over in its start position (no bot would move)"
+        return Err((
+            "name",
+            format!("{spec}: the game is over in its start position (no bot would move)"),
         ));
     }
     Ok(spec)
@@ -510,7 +580,7 @@ fn bot_plan(
     config: &Config,
     base: &Path,
     self_exe: &Path,
-) -> Result<Vec<BotPlan>, String> {
+) -> Result<Vec<BotPlan>, BotError> {
     if bot.name.is_empty()
         || bot
             .name
@@ -523,7 +593,10 @@ fn bot_plan(
         Some(d) => {
             let dir = base.join(d);
             if !dir.is_dir() {
-                return Err(format!("dir {} is not a directory", dir.display()));
+                return Err(BotError::at(
+                    "dir",
+                    format!("dir {} is not a directory", dir.display()),
+                ));
             }
             Some(absolute(&dir)?)
         }
@@ -542,14 +615,17 @@ fn bot_plan(
         }
         (None, Some(name)) => {
             if !bots::cli::BOT_NAMES.contains(&name.as_str()) {
-                return Err(format!(
-                    "unknown builtin {name:?}; known: {}",
-                    bots::cli::BOT_NAMES.join(", ")
+                return Err(BotError::at(
+                    "builtin",
+                    format!(
+                        "unknown builtin {name:?}; known: {}",
+                        bots::cli::BOT_NAMES.join(", ")
+                    ),
                 ));
             }
             let args = ["bot".to_string(), name.clone()]
                 .into_iter()
-                .chain(bot.args.iter().cloned())
+                .chain(resolve_args(&bot.args, base, dir.is_some())?)
                 .collect();
             Launch {
                 program: self_exe.to_owned(),
@@ -558,8 +634,9 @@ fn bot_plan(
             }
         }
         (Some(command), None) => Launch {
-            program: resolve_command(command, base, sandbox == SandboxKind::Bubblewrap)?,
-            args: bot.args.clone(),
+            program: resolve_command(command, base, sandbox == SandboxKind::Bubblewrap)
+                .map_err(|m| BotError::at("command", m))?,
+            args: resolve_args(&bot.args, base, dir.is_some())?,
             dir: dir.clone(),
         },
     };
@@ -609,7 +686,8 @@ fn bot_plan(
     {
         return Err(format!(
             "sweep {k} = {v:?}: a value in a variant's name cannot hold spaces or '/'"
-        ));
+        )
+        .into());
     }
     Ok(variants
         .into_iter()
@@ -662,6 +740,24 @@ pub fn bot_names(config: &Config) -> Vec<String> {
 /// error messages show the path the user gave).
 fn absolute(path: &Path) -> Result<PathBuf, String> {
     std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A bot's `args` as its process gets them. Without a `dir`, an argument that names an existing file or
+/// folder relative to `base` (the config file's folder) is passed as that path, made absolute, as a
+/// `command` is resolved (`python3 ../bots/bot.py` from a config in `configs/` runs the bot beside
+/// `configs/`, whatever folder the arena starts in); any other argument is passed as written. With a
+/// `dir` the bot starts there, and its arguments are passed as written, relative to it.
+fn resolve_args(args: &[String], base: &Path, has_dir: bool) -> Result<Vec<String>, String> {
+    args.iter()
+        .map(|a| {
+            let path = base.join(a);
+            if has_dir || Path::new(a).is_absolute() || a.is_empty() || !path.exists() {
+                Ok(a.clone())
+            } else {
+                absolute(&path).map(|p| p.display().to_string())
+            }
+        })
+        .collect()
 }
 
 /// Finds an executable as a shell would: a name with a `/` is a path (relative to `base`, the config
@@ -890,6 +986,28 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("over in its start position"), "{e}");
+    }
+
+    #[test]
+    fn args_that_name_files_are_taken_from_the_config_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().join("configs");
+        std::fs::create_dir_all(&base).unwrap();
+        std::fs::write(tmp.path().join("bot.py"), "").unwrap();
+        let args: Vec<String> = ["../bot.py", "--depth", "3", "missing.py", ""]
+            .map(String::from)
+            .to_vec();
+        let resolved = resolve_args(&args, &base, false).unwrap();
+        assert_eq!(
+            resolved[0],
+            std::path::absolute(base.join("../bot.py"))
+                .unwrap()
+                .display()
+                .to_string()
+        );
+        assert_eq!(resolved[1..], args[1..]);
+        // With a `dir`, the bot starts there and gets its arguments as written.
+        assert_eq!(resolve_args(&args, &base, true).unwrap(), args);
     }
 
     #[test]

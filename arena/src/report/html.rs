@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::{Report, ReportOptions};
 use crate::record::{GameRecord, GameResult, Termination};
+use crate::stats::elo::signed;
 use crate::stats::sprt::{Sprt, SprtDecision};
 
 const CSS: &str = include_str!("assets/report.css");
@@ -109,6 +110,48 @@ struct GameJson<'a> {
     tc: [&'a str; 2],
     /// When it ended (RFC 3339).
     dt: &'a str,
+    /// Connect Four won on the board: the winning line's discs as `column-row` (1-based, the board's
+    /// `data-cell`), highlighted on the last ply ([`winning_line`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    w: Option<Vec<String>>,
+}
+
+/// The discs of the line that won a Connect Four game on the board (`normal`, not drawn): every disc of
+/// a row of four or more through the last move, as `column-row` (1-based); `None` for other games and
+/// endings, or moves that do not replay.
+pub fn winning_line(r: &GameRecord) -> Option<Vec<String>> {
+    if r.game != "connect4" || r.termination != Termination::Normal || r.result == GameResult::Draw
+    {
+        return None;
+    }
+    let spec = format!("connect4 {}", r.variant).parse::<games::GameSpec>();
+    let Ok(games::GameSpec::Connect4 { width, height }) = spec else {
+        return None;
+    };
+    let pos = games::Connect4::from_moves(width, height, &r.moves.concat()).ok()?;
+    let col = r.moves.last()?.parse::<u8>().ok()?.checked_sub(1)?;
+    let row = (0..height).rev().find(|&y| pos.get(col, y).is_some())?;
+    let who = pos.get(col, row)?;
+    // `get` is `None` off the board.
+    let mine = |x: i32, y: i32| match (u8::try_from(x), u8::try_from(y)) {
+        (Ok(x), Ok(y)) => pos.get(x, y) == Some(who),
+        _ => false,
+    };
+    let mut cells = Vec::new();
+    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+        let (c, r0) = (i32::from(col), i32::from(row));
+        let back = (1..).take_while(|&k| mine(c - k * dx, r0 - k * dy)).count() as i32;
+        let ahead = (1..).take_while(|&k| mine(c + k * dx, r0 + k * dy)).count() as i32;
+        if back + ahead + 1 >= 4 {
+            for k in -back..=ahead {
+                let cell = format!("{}-{}", c + k * dx + 1, r0 + k * dy + 1);
+                if !cells.contains(&cell) {
+                    cells.push(cell);
+                }
+            }
+        }
+    }
+    (!cells.is_empty()).then_some(cells)
 }
 
 #[derive(Serialize)]
@@ -198,13 +241,10 @@ pub(crate) fn esc(s: &str) -> String {
     out
 }
 
-/// A signed Elo figure (`+12.3`, `−4.0`); `n/a` when not finite.
+/// A signed Elo figure as the console writes it ([`signed`]): `+12.3`, `-4.0`, `0.0` (never `-0.0`),
+/// `+∞` and `-∞` for the open end of an interval.
 fn elo(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.1}")
-    } else {
-        "n/a".into()
-    }
+    signed(x, 1)
 }
 
 /// The whole page.
@@ -275,7 +315,10 @@ fn data_json<'a>(page: &Page<'a>) -> DataJson<'a> {
         .collect();
     let mut variants: Vec<String> = Vec::new();
     let mut games = Vec::with_capacity(page.records.len());
-    for r in page.records {
+    // The list in id order (the schedule's), not in the order the games ended (games.csv's).
+    let mut records: Vec<&'a GameRecord> = page.records.iter().collect();
+    records.sort_by(|a, b| (a.id.len(), &a.id).cmp(&(b.id.len(), &b.id)));
+    for r in records {
         let mut bot = |name: &'a str| match bots.iter().position(|b| *b == name) {
             Some(k) => k,
             None => {
@@ -312,6 +355,7 @@ fn data_json<'a>(page: &Page<'a>) -> DataJson<'a> {
             su: r.setup.to_string(),
             tc: [&r.time_control[0], &r.time_control[1]],
             dt: &r.date,
+            w: winning_line(r),
         });
     }
     DataJson {
@@ -338,8 +382,12 @@ fn standings_html(out: &mut String, page: &Page) {
     }
     out.push_str("<th>ms/move</th></tr></thead><tbody>");
     for s in rows {
+        // `*`: a bound, not a rating (the bot won or lost every point), as the console marks it.
         let (e, interval) = match s.rating {
-            Some(r) => (elo(r.elo), format!("{} to {}", elo(r.low), elo(r.high))),
+            Some(r) => (
+                format!("{}{}", elo(r.elo), if r.bound.is_some() { "*" } else { "" }),
+                format!("{} to {}", elo(r.low), elo(r.high)),
+            ),
             None => ("".into(), "".into()),
         };
         let _ = write!(
@@ -378,6 +426,9 @@ fn standings_html(out: &mut String, page: &Page) {
         );
     }
     out.push_str("</tbody></table>");
+    for note in rows.iter().filter_map(crate::standings::bound_note) {
+        let _ = write!(out, "<p class=\"note\">* {}</p>", esc(&note));
+    }
     if let Some(note) = &page.report.anchor_note {
         let _ = write!(out, "<p class=\"note\">{}</p>", esc(note));
     }
@@ -790,6 +841,121 @@ mod tests {
         ] {
             assert_eq!(compact_moves(game, &words(bad)), None, "{game} {bad}");
         }
+    }
+
+    /// The data of `html`'s `<script id="data">`.
+    fn data_of(html: &str) -> serde_json::Value {
+        let start = html.find("id=\"data\">").unwrap() + "id=\"data\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        serde_json::from_str(&html[start..end]).unwrap()
+    }
+
+    fn page_html(records: &[GameRecord]) -> String {
+        let report = Report::new(&[], records, &ReportOptions::default()).unwrap();
+        render(&Page {
+            name: "t",
+            records,
+            report: &report,
+            config: None,
+            exports: Exports::default(),
+            extras: Default::default(),
+        })
+    }
+
+    /// The standings as the console shows them: a bot that won or lost every point has its rating
+    /// marked `*` and explained, the open end of its interval is `+∞` or `-∞` (not `n/a`), and a rating
+    /// that rounds to zero has no sign.
+    #[test]
+    fn the_standings_mark_unbounded_ratings_and_print_no_negative_zero() {
+        let mut records = Vec::new();
+        for k in 0..4 {
+            let mut g = GameRecord::example("top", "mid", GameResult::FirstWins);
+            g.id = format!("g{:04}", k + 1);
+            records.push(g);
+        }
+        // mid beats low with either colour.
+        for (k, (first, second, result)) in [
+            ("mid", "low", GameResult::FirstWins),
+            ("low", "mid", GameResult::SecondWins),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut g = GameRecord::example(first, second, result);
+            g.id = format!("g{:04}", k + 5);
+            records.push(g);
+        }
+        let html = page_html(&records);
+        let standings =
+            &html[html.find("id=\"standings\"").unwrap()..html.find("id=\"crosstable\"").unwrap()];
+        assert!(!standings.contains("n/a"), "{standings}");
+        assert!(standings.contains("+∞"), "{standings}");
+        assert!(standings.contains("-∞"), "{standings}");
+        assert!(!standings.contains("-0.0<"), "{standings}");
+        let top = &standings[standings.find("<td class=\"bot\">top</td>").unwrap()..];
+        let top = &top[..top.find("</tr>").unwrap()];
+        assert!(top.contains("*</td>"), "{top}");
+        assert!(standings.contains("top won every point"), "{standings}");
+        assert!(standings.contains("low lost every point"), "{standings}");
+        // Equal bots: both at 0, unsigned.
+        let even = [
+            GameRecord::example("a", "b", GameResult::FirstWins),
+            GameRecord {
+                id: "g2".into(),
+                ..GameRecord::example("b", "a", GameResult::FirstWins)
+            },
+        ];
+        let html = page_html(&even);
+        let standings =
+            &html[html.find("id=\"standings\"").unwrap()..html.find("id=\"crosstable\"").unwrap()];
+        assert!(!standings.contains("-0.0"), "{standings}");
+        assert!(!standings.contains("+0.0"), "{standings}");
+    }
+
+    /// The game list is in id order, whatever order the games ended in.
+    #[test]
+    fn the_games_are_listed_by_id() {
+        let ids = ["g0003", "g0001", "g0010", "g0002"];
+        let records: Vec<GameRecord> = ids
+            .iter()
+            .map(|id| GameRecord {
+                id: (*id).into(),
+                ..GameRecord::example("a", "b", GameResult::FirstWins)
+            })
+            .collect();
+        let data = data_of(&page_html(&records));
+        let listed: Vec<&str> = data["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["i"].as_str().unwrap())
+            .collect();
+        assert_eq!(listed, ["g0001", "g0002", "g0003", "g0010"]);
+    }
+
+    /// A Connect Four game won on the board carries its winning four (`column-row` cells, as the
+    /// board's discs are named), which the page highlights on the last ply.
+    #[test]
+    fn a_connect_four_win_carries_its_four() {
+        let won = GameRecord::example("a", "b", GameResult::FirstWins);
+        let mut diagonal = GameRecord::example("a", "b", GameResult::FirstWins);
+        diagonal.id = "g2".into();
+        diagonal.moves = "1 2 2 3 3 4 3 4 4 7 4"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        diagonal.plies = 11;
+        let mut timeout = GameRecord::example("a", "b", GameResult::SecondWins);
+        timeout.id = "g3".into();
+        timeout.moves.truncate(6);
+        timeout.plies = 6;
+        timeout.termination = Termination::Timeout;
+        let data = data_of(&page_html(&[won, diagonal, timeout]));
+        let four = |k: usize| data["games"][k]["w"].clone();
+        assert_eq!(four(0), serde_json::json!(["4-1", "4-2", "4-3", "4-4"]));
+        assert_eq!(four(1), serde_json::json!(["1-1", "2-2", "3-3", "4-4"]));
+        assert_eq!(four(2), serde_json::Value::Null);
+        assert!(JS.contains("g.w"), "the page's script reads the four");
     }
 
     #[test]

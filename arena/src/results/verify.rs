@@ -8,7 +8,8 @@
 //! - `adjudicated`: the game is not over; the result is the score's (Dots) or a draw;
 //! - a forfeit or `resign`: the game is not over, and the loser is the side to move after the recorded
 //!   moves (a bot forfeits when it is asked for a move, and its faulty answer is not recorded), or either
-//!   side before either has moved (the handshake);
+//!   side before either has moved (the handshake: no moves, the opening not played; rows of earlier
+//!   versions hold the opening as their moves);
 //! - the score (Dots) is the position's, and `plies` the number of moves.
 
 use games::{Game, GameSpec, GameVisitor, Player};
@@ -43,7 +44,10 @@ impl GameVisitor for Replay<'_> {
                 r.moves.len()
             ));
         }
-        if !r.moves.starts_with(&r.opening) {
+        // A game that ended in its handshake never played its opening (rows of earlier versions
+        // recorded it as the moves).
+        let unplayed = r.moves.is_empty() && r.termination.is_forfeit();
+        if !r.moves.starts_with(&r.opening) && !unplayed {
             return Err("the moves do not start with the opening".into());
         }
         for (i, text) in r.moves.iter().enumerate() {
@@ -117,7 +121,7 @@ impl GameVisitor for Replay<'_> {
                         return Err(format!("{claimed}: a forfeit or resignation is no draw"))
                     }
                 };
-                let handshake = r.moves.len() == r.opening.len();
+                let handshake = r.moves.len() == r.opening.len() || unplayed;
                 if !handshake && loser != pos.turn() {
                     return Err(format!(
                         "{claimed}: the {} player lost by {}, but the {} player was to move",
@@ -169,6 +173,31 @@ mod tests {
         handshake.plies = 0;
         handshake.termination = Termination::Crash;
         assert_eq!(verify(&handshake), Ok(()));
+    }
+
+    /// A bot that never finished its handshake was never sent the opening: its game records the
+    /// opening it was scheduled with, and no move played. The rows of earlier versions, whose moves
+    /// are the opening, still pass.
+    #[test]
+    fn a_game_ended_in_its_handshake_has_its_opening_and_no_move() {
+        let mut g = GameRecord::example("a", "b", GameResult::SecondWins);
+        g.opening = vec!["4".into(), "4".into()];
+        g.moves.clear();
+        g.plies = 0;
+        g.termination = Termination::Timeout;
+        assert_eq!(verify(&g), Ok(()));
+        g.result = GameResult::FirstWins;
+        assert_eq!(verify(&g), Ok(()));
+        // Before this record: the opening as the moves.
+        g.moves = g.opening.clone();
+        g.plies = 2;
+        assert_eq!(verify(&g), Ok(()));
+        // A game that ended by the rules has played its opening.
+        let mut g = won();
+        g.opening = vec!["4".into()];
+        g.moves.clear();
+        g.plies = 0;
+        assert!(verify(&g).is_err());
     }
 
     #[test]

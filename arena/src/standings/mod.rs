@@ -267,30 +267,30 @@ pub fn table(rows: &[Standing]) -> String {
         }
         out.push('\n');
     }
-    let bounds: Vec<&Standing> = rows
-        .iter()
-        .filter(|s| s.rating.is_some_and(|r| r.bound.is_some()))
-        .collect();
-    for s in bounds {
-        let r = s.rating.expect("filtered on ratings");
-        let _ = match r.bound {
-            Some(Bound::Lower) => writeln!(
-                out,
-                "* {} won every point (100 %): no finite rating fits its games, so its Elo is only \
-                 where the prior stops the fit; read it as at least {} (95%), with no upper limit.",
-                s.bot,
-                signed(r.low, 0)
-            ),
-            _ => writeln!(
-                out,
-                "* {} lost every point (0 %): no finite rating fits its games, so its Elo is only \
-                 where the prior stops the fit; read it as at most {} (95%), with no lower limit.",
-                s.bot,
-                signed(r.high, 0)
-            ),
-        };
+    for note in rows.iter().filter_map(bound_note) {
+        let _ = writeln!(out, "* {note}");
     }
     out
+}
+
+/// What the `*` of a bound rating means, for a bot that won or lost every point (`None` for the
+/// others): the console's standings and `report.html` print it under the table.
+pub fn bound_note(s: &Standing) -> Option<String> {
+    let r = s.rating?;
+    Some(match r.bound? {
+        Bound::Lower => format!(
+            "{} won every point (100 %): no finite rating fits its games, so its Elo is only where the \
+             prior stops the fit; read it as at least {} (95%), with no upper limit.",
+            s.bot,
+            signed(r.low, 0)
+        ),
+        Bound::Upper => format!(
+            "{} lost every point (0 %): no finite rating fits its games, so its Elo is only where the \
+             prior stops the fit; read it as at most {} (95%), with no lower limit.",
+            s.bot,
+            signed(r.high, 0)
+        ),
+    })
 }
 
 #[cfg(test)]

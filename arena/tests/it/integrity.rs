@@ -87,7 +87,7 @@ fn options_a_bot_would_ignore_or_refuse_stop_the_run_before_its_first_game() {
     let cases = [
         (
             "options = { depht = 3 }",
-            "option \"depht\" is not an option of this bot; it declares",
+            "option \"depht\" is not an option of this bot; did you mean \"depth\"? it declares",
         ),
         (
             "options = { depth = 0 }",

@@ -26,6 +26,7 @@ mod forfeits;
 mod formats;
 mod integrity;
 mod match_cmd;
+mod newcomer;
 mod pairing;
 mod play;
 mod probe;

@@ -165,3 +165,40 @@ fn an_unknown_bot_is_a_clear_error_before_any_game() {
     assert!(!ok);
     assert!(stderr.contains("not a built-in bot"), "{stderr}");
 }
+
+/// `arena play … > file`: the boards and the summary follow each other in the file, none written over
+/// another (the person's side reopens the arena's stdout by its `/proc` path, which for a file is a
+/// second open file with an offset of its own).
+#[test]
+fn a_game_played_into_a_file_keeps_every_board_and_the_summary_after_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.txt");
+    let mut child = arena()
+        .args(["play", "--game", "tictactoe", "--vs", "random"])
+        .arg("--results")
+        .arg(dir.path().join("results"))
+        .stdin(Stdio::piped())
+        .stdout(std::fs::File::create(&file).unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a1\nb1\nc1\na2\nb2\nc2\na3\nb3\nc3\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", common::text(&out));
+    let shown = std::fs::read_to_string(&file).unwrap();
+    // The first board, asking for the first move, comes first; the summary last.
+    assert!(
+        shown.trim_start().starts_with("1 2 3") || shown.contains("ply 0, you play X"),
+        "{shown}"
+    );
+    let first = shown.find("ply 0, you play X").unwrap_or(usize::MAX);
+    let summary = shown.find("recorded as g0001").unwrap_or(0);
+    assert!(first < summary, "{shown}");
+    assert_eq!(shown.matches("recorded as").count(), 1, "{shown}");
+    assert!(!shown.contains('\0'), "{shown:?}");
+}

@@ -225,3 +225,63 @@ fn a_bot_named_like_its_opponent_is_renamed_unless_the_name_was_chosen() {
     );
     assert!(!tmp.path().join("results/probe-random").exists());
 }
+
+/// Bots that never finish the handshake, each for another reason the probe names from what it
+/// printed: UCI's `uciok` instead of `ugiok`, a move before being asked, nothing at all (Python's
+/// `print` into a pipe is buffered until it flushes). The first two are shell scripts, which start at
+/// once, well within the startup deadline.
+#[test]
+fn a_bot_stuck_in_the_handshake_is_told_its_likely_mistake() {
+    let cases = [
+        (
+            "uci",
+            "sh",
+            "while read -r line; do\n  case \"$line\" in ugi*) echo 'id name uci bot'; echo uciok ;; esac\ndone\n",
+            "it spoke UCI, not UGI",
+        ),
+        (
+            "eager",
+            "sh",
+            "echo 'move 4'\nwhile read -r line; do :; done\n",
+            "it printed `move 4` before being asked",
+        ),
+        (
+            "unflushed",
+            "python3",
+            "import sys\nfor line in sys.stdin:\n    if line.split()[:1] == ['ugi']:\n        \
+             print('id name quiet bot')\n        print('ugiok')\n",
+            "it printed nothing: does it flush stdout",
+        ),
+    ];
+    for (name, interpreter, script, hint) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(name);
+        std::fs::write(&path, script).unwrap();
+        let out = probe(
+            tmp.path(),
+            &[
+                "--game",
+                "connect4",
+                "--games",
+                "2",
+                "--startup-ms",
+                "1000",
+                "--name",
+                name,
+            ],
+            &[interpreter, path.to_str().unwrap()],
+        );
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("timeout"), "{name}: {stdout}");
+        assert!(
+            stdout.contains(&format!("likely: {hint}")),
+            "{name}: {stdout}"
+        );
+        for (other, _, _, other_hint) in cases {
+            if other != name {
+                assert!(!stdout.contains(other_hint), "{name}: {stdout}");
+            }
+        }
+    }
+}

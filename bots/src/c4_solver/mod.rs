@@ -105,7 +105,7 @@ pub fn check_solvable(width: u32, height: u32) -> Result<(), String> {
 ///
 /// Input: one position per line in Pons's notation, the columns played from the empty board (`1`–`W`),
 /// optionally followed by a space and anything else (the expected score of Pons's test files,
-/// ignored). Blank lines are skipped. `<score>` is Pons's: positive when the side to move wins,
+/// ignored). The empty position is `-` (or `""`, [`EMPTY_POSITION`]); blank lines are skipped. `<score>` is Pons's: positive when the side to move wins,
 /// `(W × H + 1) / 2 + 1 −` the number of stones the winner has played at the end (22 − stones on
 /// 7 × 6); negative for a loss; 0 for a draw; with `weak` only its sign. A column's score is the
 /// position's score after that move, for the player who makes it. `<nodes>` counts the positions
@@ -147,6 +147,20 @@ pub fn solve_lines_with(
     }
 }
 
+/// The spellings of the empty position in [`solve_lines_with`]'s input: a line holds at least one
+/// word, so the empty position, which Pons's solver reads from an empty line, is written `-` (or `""`).
+pub const EMPTY_POSITION: [&str; 2] = ["-", "\"\""];
+
+/// The columns of a position as written in [`solve_lines_with`]'s input: none for a spelling of the
+/// empty position ([`EMPTY_POSITION`]).
+fn columns(moves: &str) -> &str {
+    if EMPTY_POSITION.contains(&moves) {
+        ""
+    } else {
+        moves
+    }
+}
+
 fn solve_with<G: Geometry>(
     mut solver: Solver<G>,
     input: impl BufRead,
@@ -160,7 +174,7 @@ fn solve_with<G: Geometry>(
         let Some(moves) = line.split_whitespace().next() else {
             continue;
         };
-        let b = match Board::from_moves(geom, moves) {
+        let b = match Board::from_moves(geom, columns(moves)) {
             Ok(b) if b.moves() < sq => b,
             Ok(_) => {
                 writeln!(output, "{moves} invalid: the board is full")?;
@@ -342,8 +356,8 @@ impl C4Solver {
 /// then (`n`, at most 8): the last of them (`n` = 1) may spend [`LAST_HARD_SHARE`] of the clock, since
 /// every later move is cheap; the earlier ones (`n` ≥ 2) `clock / 2n` plus 3/4 of the increment, so
 /// that most of the clock is left for that last one (their positions take tens of seconds to prove:
-/// `4444` 26 s, docs/benchmarks.md); past it (`n` = 0) half the clock, for the rare position still not
-/// proved.
+/// `4444` 26 s of CPU in `arena solve connect4`, in the git history of docs/benchmarks.md); past it
+/// (`n` = 0) half the clock, for the rare position still not proved.
 fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
     let ms = if let Some(mt) = limits.movetime_ms {
         mt.saturating_sub(mt / 20 + 5).max(1)
@@ -367,12 +381,14 @@ fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
 /// Empty squares from which a 7 × 6 position is usually proved win/draw/loss within a second, so the
 /// clock is best spent before: 8 positions each of Pons's Test_L1_R3 with 5 and 6 stones take 2.1 s
 /// on average to prove win/draw/loss (up to 5.9 s), with 7, 8 and 9 stones 0.2–0.3 s (up to 0.9 s;
+/// `awk 'length($1)==N' Test_L1_R3 | head -8 | arena solve connect4 --weak`, in the git history of
 /// docs/benchmarks.md). See [`time_budget`].
 const PROVABLE_EMPTIES: u32 = 35;
 
 /// The share of the clock the last move before [`PROVABLE_EMPTIES`] may spend while unproved: the
 /// value-losing moves a 200-game gauntlet at 10 s + 100 ms found were all there, and the bot proves
-/// such positions in 3–5 s (docs/benchmarks.md).
+/// such positions in 3–5 s (`65255`, `524624`, `774521` after 4.2–4.8 s with 6 s; the git history of
+/// docs/benchmarks.md).
 const LAST_HARD_SHARE: f64 = 0.6;
 
 /// A deadline for a phase: `fraction` of the time `total` has left (the caller sets the nodes).
@@ -484,8 +500,8 @@ fn play<G: Geometry>(
 
     // Step 3. The heuristic move, by iterative deepening: only the fallback when a proof may still
     // come, so a tenth of what is left (with a quarter, four of five hard 5- and 6-stone positions
-    // were proved 0.4-0.9 s later at 10 s + 100 ms, single runs: docs/benchmarks.md); all of it when
-    // no proof can.
+    // were proved 0.4-0.9 s later at 10 s + 100 ms, single runs: the git history of docs/benchmarks.md);
+    // all of it when no proof can.
     let mut heuristic = Heuristic::new(geom);
     let solver_used = solver.nodes();
     let h_budget = Budget {
@@ -871,6 +887,45 @@ mod tests {
             }
         }
         assert!(fallbacks > 0, "the fallback was never needed");
+    }
+
+    /// The empty position has a spelling, `-` (or `""`), as Pons's solver takes an empty line; a blank
+    /// line is still skipped.
+    #[test]
+    fn the_empty_position_is_spelled_with_a_dash() {
+        let opts = SolveOptions {
+            width: 4,
+            height: 4,
+            ..SolveOptions::default()
+        };
+        let solve = |input: &str, opts: &SolveOptions| {
+            let mut out = Vec::new();
+            solve_lines_with(input.as_bytes(), &mut out, opts).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let text = solve("-\n\n\"\" 0\n", &opts);
+        let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(' ').collect()).collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!((lines[0][0], lines[1][0]), ("-", "\"\""), "{text}");
+        let score = lines[0][1].parse::<i32>();
+        assert!(score.is_ok(), "{text}");
+        assert_eq!(lines[0][1], lines[1][1], "{text}");
+        // The empty board's score is the best of its columns' scores.
+        let analyzed = solve(
+            "-\n",
+            &SolveOptions {
+                analyze: true,
+                ..opts
+            },
+        );
+        let best = analyzed
+            .split(' ')
+            .skip(1)
+            .take(4)
+            .map(|s| s.parse::<i32>().unwrap())
+            .max()
+            .unwrap();
+        assert_eq!(lines[0][1], best.to_string(), "{analyzed}");
     }
 
     #[test]

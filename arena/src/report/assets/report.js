@@ -539,6 +539,17 @@
     var svg = board.firstChild;
     svg.setAttribute('data-game', c.g.i);
     svg.setAttribute('data-ply', ply);
+    // Connect Four: the winning line, ringed on the last ply.
+    if (c.g.w && ply === c.moves.length) {
+      c.g.w.forEach(function (cell) {
+        var disc = svg.querySelector('.disc[data-cell="' + cell + '"]');
+        if (disc) {
+          disc.setAttribute('data-win', '1');
+          disc.setAttribute('stroke', '#1fd36b');
+          disc.setAttribute('stroke-width', '5');
+        }
+      });
+    }
     $('ply').value = ply;
     $('ply-label').textContent = 'ply ' + ply + ' / ' + c.moves.length;
     if (ply === 0) {
