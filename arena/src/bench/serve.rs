@@ -184,6 +184,13 @@ async fn measure(exe: &Path, tmp: &Path, sizes: &Sizes, pg: Option<&FreshDb>) ->
         summary.played as f64 / t.elapsed().as_secs_f64()
     );
 
+    // 4. and 5. Workers, and the API under load while they play (before the uploads, which would
+    // enter these competitions).
+    server.stop().await?;
+    workers(exe, &opts, &org, summary.played as f64, pg).await?;
+    let server = crate::serve::start(&opts, exe).await?;
+    let addr = server.addr;
+
     // 2. Upload to verdict.
     let mut server_ms = Vec::new();
     let mut client_ms = Vec::new();
@@ -227,9 +234,6 @@ async fn measure(exe: &Path, tmp: &Path, sizes: &Sizes, pg: Option<&FreshDb>) ->
         println!("| the same, from the request to the client's poll seeing it (polls every 20 ms) | {} |", spread(client_ms));
     }
     server.stop().await?;
-
-    // 4. and 5. Workers, and the API under load while they play.
-    workers(exe, &opts, &org, played, pg).await?;
 
     // 3. A finished 200-bot competition's standings.
     let big = standings_fixture(&opts, exe, 200, 2000).await?;

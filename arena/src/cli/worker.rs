@@ -88,14 +88,7 @@ pub fn run(args: WorkerArgs) -> Result<ExitCode> {
             args.slots,
             root.display()
         );
-        work(
-            db,
-            Arc::new(contest),
-            Containment::probe(),
-            opts,
-            stop,
-        )
-        .await?;
+        work(db, Arc::new(contest), Containment::probe(), opts, stop).await?;
         arena::errln!("arena worker {name}: stopped; its games in play went back to the queue");
         anyhow::Ok(())
     })?;

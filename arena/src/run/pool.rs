@@ -1,5 +1,5 @@
 //! The game pool: keeps up to `concurrency` games of a plan running at once, each a task playing
-//! [`play_game`], and hands back each game as it ends.
+//! [`crate::game::referee::play_game`] (or handed to a [`Player`]), and hands back each game as it ends.
 //!
 //! Every runner plays its games through one: a round robin or gauntlet ([`crate::tournament`]), each
 //! round of a Swiss or a knockout ([`crate::tournament::pairing::run`]), each iteration of a tuning
@@ -32,10 +32,10 @@ use anyhow::{bail, Result};
 use tokio::task::JoinSet;
 
 use crate::game::referee::{GameEnv, SetupError};
-use crate::run::player::{Local, Player};
 use crate::plan::schedule::ScheduledGame;
 use crate::plan::Plan;
 use crate::record::GameRecord;
+use crate::run::player::{Local, Player};
 
 /// What [`GamePool::next`] got.
 #[derive(Debug)]

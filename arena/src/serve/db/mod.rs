@@ -16,7 +16,7 @@ use sqlx::{AnyPool, Executor, FromRow, Row};
 
 mod queue;
 
-pub use queue::{Claim, QueueCounts, Worker};
+pub use queue::{Claim, QueueCounts, Wakeup, Worker};
 
 /// Milliseconds since the Unix epoch, now.
 pub fn now_ms() -> i64 {
@@ -150,6 +150,10 @@ pub enum AddVersionError {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// The PostgreSQL URL, for the queue's LISTEN connections ([`Wakeup`]).
+    url: Option<String>,
+    /// Wakes this process's workers and result pollers at once (every clone shares it).
+    wakes: std::sync::Arc<queue::Wakes>,
 }
 
 const USER: &str = "SELECT id, name, password_hash, admin FROM users";
@@ -218,7 +222,12 @@ impl Db {
             }
         };
         migrated.with_context(|| format!("migrating the database {shown}"))?;
-        Ok(Db { pool, backend })
+        Ok(Db {
+            pool,
+            url: (backend == Backend::Postgres).then_some(url),
+            backend,
+            wakes: std::sync::Arc::default(),
+        })
     }
 
     /// Which database this is.

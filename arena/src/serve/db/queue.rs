@@ -12,8 +12,65 @@
 //! game never waits behind a long final); among runs of the same rank, the run with the fewest games
 //! in play first (competitions share the workers evenly); then in the order the games were queued.
 
+use std::time::Duration;
+
 use super::{now_ms, Backend, Db};
 use sqlx::Row;
+use tokio::sync::Notify;
+
+/// The PostgreSQL channel a queued game is announced on.
+const GAMES: &str = "arena_games";
+/// The PostgreSQL channel a stored result is announced on.
+const RESULTS: &str = "arena_results";
+
+/// The in-process side of the queue's announcements: a worker and a result poller in the same process
+/// as the queueing or the storing are woken at once.
+#[derive(Debug, Default)]
+pub struct Wakes {
+    games: Notify,
+    results: Notify,
+}
+
+/// Waits for a queued game or a stored result to be announced, or for a timeout, whichever comes first:
+/// in this process (`Wakes`) and, on PostgreSQL, from any process (LISTEN/NOTIFY). Announcements
+/// may be missed (a LISTEN connection that drops, a notification between two waits): callers still
+/// look every `timeout`.
+pub struct Wakeup {
+    wakes: std::sync::Arc<Wakes>,
+    results: bool,
+    listener: Option<sqlx::postgres::PgListener>,
+}
+
+impl Wakeup {
+    /// Waits for an announcement, at most `timeout`.
+    pub async fn wait(&mut self, timeout: Duration) {
+        let local = if self.results {
+            self.wakes.results.notified()
+        } else {
+            self.wakes.games.notified()
+        };
+        match &mut self.listener {
+            Some(l) => {
+                tokio::select! {
+                    () = local => {}
+                    r = l.recv() => {
+                        if r.is_err() {
+                            // Reconnecting: no busy loop.
+                            tokio::time::sleep(timeout).await;
+                        }
+                    }
+                    () = tokio::time::sleep(timeout) => {}
+                }
+            }
+            None => {
+                tokio::select! {
+                    () = local => {}
+                    () = tokio::time::sleep(timeout) => {}
+                }
+            }
+        }
+    }
+}
 
 /// A game a worker claimed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +107,41 @@ pub struct QueueCounts {
 }
 
 impl Db {
+    /// A waiter for queued games (`results`: for stored results).
+    pub async fn wakeup(&self, results: bool) -> Wakeup {
+        let listener = match &self.url {
+            Some(url) => match sqlx::postgres::PgListener::connect(url).await {
+                Ok(mut l) => {
+                    let channel = if results { RESULTS } else { GAMES };
+                    l.listen(channel).await.ok().map(|()| l)
+                }
+                Err(_) => None,
+            },
+            None => None,
+        };
+        Wakeup {
+            wakes: std::sync::Arc::clone(&self.wakes),
+            results,
+            listener,
+        }
+    }
+
+    /// Announces a queued game (`results`: a stored result) to waiting workers (pollers).
+    async fn announce(&self, results: bool) {
+        let (local, channel) = if results {
+            (&self.wakes.results, RESULTS)
+        } else {
+            (&self.wakes.games, GAMES)
+        };
+        local.notify_waiters();
+        if self.backend == Backend::Postgres {
+            let _ = sqlx::query("SELECT pg_notify($1, '')")
+                .bind(channel)
+                .execute(&self.pool)
+                .await;
+        }
+    }
+
     /// The bytes of the upload whose SHA-256 hex is `hash`, if the database has them.
     ///
     /// # Errors
@@ -76,6 +168,7 @@ impl Db {
         .bind(priority)
         .execute(&self.pool)
         .await?;
+        self.announce(false).await;
         Ok(())
     }
 
@@ -121,7 +214,7 @@ impl Db {
         game: &str,
         job: &str,
     ) -> anyhow::Result<Option<String>> {
-        sqlx::query(
+        let queued = sqlx::query(
             "INSERT INTO queue (run, game, job, queued_ms) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (run, game) DO NOTHING",
         )
@@ -130,7 +223,11 @@ impl Db {
         .bind(job)
         .bind(now_ms())
         .execute(&self.pool)
-        .await?;
+        .await?
+        .rows_affected();
+        if queued > 0 {
+            self.announce(false).await;
+        }
         let row: (String, Option<String>) =
             sqlx::query_as("SELECT status, result FROM queue WHERE run = $1 AND game = $2")
                 .bind(run)
@@ -253,6 +350,7 @@ impl Db {
         .rows_affected()
             == 1;
         let column = if done { "games" } else { "refused" };
+        let announce = done;
         sqlx::query(&format!(
             "UPDATE workers SET {column} = {column} + 1 WHERE name = $1"
         ))
@@ -260,6 +358,9 @@ impl Db {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
+        if announce {
+            self.announce(true).await;
+        }
         Ok(done)
     }
 
@@ -279,6 +380,7 @@ impl Db {
         .bind(worker)
         .execute(&self.pool)
         .await?;
+        self.announce(false).await;
         Ok(())
     }
 

@@ -154,7 +154,7 @@ impl Outcome {
 type Waiters = Arc<Mutex<HashMap<String, oneshot::Sender<String>>>>;
 
 /// The [`Player`] of a run of the contest server: each game is queued in the database, and its result
-/// awaited (a task polls the run's results every 200 ms). Dropping a game's future leaves the game in
+/// awaited (a task takes the run's results as each is announced, and every 200 ms). Dropping a game's future leaves the game in
 /// the queue (its result is taken when the run resumes); the run's games are claimed only while the
 /// run is open ([`Db::open_run`]; the caller closes it when the run stops).
 pub struct Remote {
@@ -177,6 +177,7 @@ impl Remote {
         let poller = {
             let (db, run, waiters) = (db.clone(), run.to_string(), Arc::clone(&waiters));
             tokio::spawn(async move {
+                let mut wakeup = db.wakeup(true).await;
                 loop {
                     match db.take_results(&run).await {
                         Ok(results) => {
@@ -191,7 +192,8 @@ impl Remote {
                         }
                         Err(e) => crate::errln!("arena serve: reading the results of {run}: {e:#}"),
                     }
-                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    // Woken by a stored result's announcement, else every 200 ms.
+                    wakeup.wait(Duration::from_millis(200)).await;
                 }
             })
         };

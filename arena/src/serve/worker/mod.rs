@@ -115,10 +115,14 @@ pub async fn work(
             }
         })
     };
-    let mut playing: JoinSet<()> = JoinSet::new();
+    // Games being played, each ending with its result to store; results being stored (apart, so a
+    // slot takes its next game while the last one's result is written).
+    let mut playing: JoinSet<Option<(Claim, String)>> = JoinSet::new();
+    let mut storing: JoinSet<()> = JoinSet::new();
     let held: Arc<Mutex<HashMap<tokio::task::Id, Claim>>> = Arc::default();
-    // An idle worker asks again after 250 ms, then less often, up to every 2 s (a thousand idle
-    // workers then ask 500 times a second, not 4,000).
+    // An idle worker is woken by a queued game's announcement, and asks anyway after 250 ms, then
+    // less often, up to every 5 s (a thousand idle workers then ask 200 times a second).
+    let mut wakeup = shared.db.wakeup(false).await;
     let mut idle_wait = Duration::from_millis(250);
     loop {
         if *stop.borrow() {
@@ -150,7 +154,7 @@ pub async fn work(
         }
         let wait = if idle {
             let w = idle_wait;
-            idle_wait = (idle_wait * 2).min(Duration::from_secs(2));
+            idle_wait = (idle_wait * 2).min(Duration::from_secs(5));
             w
         } else {
             Duration::from_secs(3600)
@@ -158,18 +162,25 @@ pub async fn work(
         tokio::select! {
             Some(done) = playing.join_next_with_id() => {
                 let id = match &done {
-                    Ok((id, ())) => *id,
+                    Ok((id, _)) => *id,
                     Err(e) => e.id(),
                 };
                 held.lock().expect("the claims' lock").remove(&id);
+                if let Ok((_, Some((claim, text)))) = done {
+                    let shared = Arc::clone(&shared);
+                    storing.spawn(async move { store(&shared, &claim, &text).await });
+                }
             }
-            () = tokio::time::sleep(wait) => {}
+            Some(_) = storing.join_next() => {}
+            () = wakeup.wait(wait) => {}
             _ = stop.changed() => {}
         }
     }
-    heartbeat.abort();
     playing.abort_all();
     while playing.join_next().await.is_some() {}
+    // Results already played are stored (their leases still renewed meanwhile).
+    while storing.join_next().await.is_some() {}
+    heartbeat.abort();
     let claims: Vec<Claim> = held
         .lock()
         .expect("the claims' lock")
@@ -182,8 +193,9 @@ pub async fn work(
     Ok(())
 }
 
-/// Plays `claim` and returns its outcome (or gives it back when it cannot be played here).
-async fn play(shared: &Shared, claim: Claim) {
+/// Plays `claim` and returns it with its outcome as JSON (`None`: given back, it cannot be played
+/// here).
+async fn play(shared: &Shared, claim: Claim) -> Option<(Claim, String)> {
     let name = &shared.opts.name;
     let prepared = async {
         let run = run_here(shared, &claim.run).await?;
@@ -203,7 +215,7 @@ async fn play(shared: &Shared, claim: Claim) {
             let _ = shared.db.release(name, &claim).await;
             // Another worker (or this one, once what was missing is there) takes it.
             tokio::time::sleep(Duration::from_secs(5)).await;
-            return;
+            return None;
         }
     };
     let record = match play_game(&run.plan, &game, &run.env).await {
@@ -212,7 +224,7 @@ async fn play(shared: &Shared, claim: Claim) {
             crate::errln!("arena worker {name}: {e}; the game goes back to the queue");
             let _ = shared.db.release(name, &claim).await;
             tokio::time::sleep(Duration::from_secs(60)).await;
-            return;
+            return None;
         }
     };
     let outcome = Outcome::of(&record, run.env.logs.as_deref());
@@ -223,12 +235,18 @@ async fn play(shared: &Shared, claim: Claim) {
     }
     let Ok(text) = serde_json::to_string(&outcome) else {
         let _ = shared.db.release(name, &claim).await;
-        return;
+        return None;
     };
-    // The database may be restarting: try until the lease would have run out anyway.
+    Some((claim, text))
+}
+
+/// Stores the result `text` of `claim`. The database may be restarting: tried until the lease would
+/// have run out anyway.
+async fn store(shared: &Shared, claim: &Claim, text: &str) {
+    let name = &shared.opts.name;
     let deadline = tokio::time::Instant::now() + Duration::from_millis(shared.lease_ms as u64);
     loop {
-        match shared.db.finish(name, &claim, &text).await {
+        match shared.db.finish(name, claim, text).await {
             Ok(true) => return,
             Ok(false) => {
                 crate::errln!(
