@@ -51,6 +51,8 @@ pub struct App {
     pub live: Arc<runner::live::Board>,
     /// Standings computed from a competition's `games.csv`, by id.
     pub standings: Mutex<HashMap<i64, web::standings::Cached>>,
+    /// Held while standings are computed: one computation at a time, never one per request.
+    pub standings_computing: tokio::sync::Mutex<()>,
 }
 
 /// Where the contest keeps its data: `<results>/<name>/` and the database `<results>/<name>.sqlite`.
@@ -210,6 +212,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         shutdown,
         containment: Some(containment),
         standings: Mutex::new(HashMap::new()),
+        standings_computing: tokio::sync::Mutex::new(()),
         live: Arc::default(),
     });
     let listener = tokio::net::TcpListener::bind(opts.listen)

@@ -1,7 +1,9 @@
 //! A competition's standings, computed from its `games.csv` as `arena ratings` computes them (Elo
-//! with the 95% interval of Ordo's bootstrap), without the games of disqualified bots, and cached
-//! until the file grows (by at most [`STALE`] while the competition runs) or a disqualification
-//! changes.
+//! with the 95% interval of Ordo's bootstrap), without the games of disqualified bots, and kept: a
+//! request reads the kept table and never waits for a computation, but the first. While a competition
+//! runs, the table is computed again in the background at most every [`STALE`] as games come in (one
+//! computation at a time for the whole server, whatever the number of readers); once it stops, once more
+//! for its final games; and at once when a disqualification changes it.
 
 use std::sync::Arc;
 
@@ -54,10 +56,13 @@ pub struct Cached {
     /// When.
     pub at: std::time::Instant,
     pub table: Arc<Table>,
+    /// A background computation is under way.
+    pub refreshing: bool,
 }
 
-/// The standings of competition `id` (bots in entry order), from the cache when `games.csv` has not
-/// grown and no disqualification changed.
+/// The standings of competition `id` (bots in entry order): the kept table when `games.csv` has not
+/// grown and no disqualification changed, or (while the competition runs) the kept table while a newer
+/// one is computed in the background.
 ///
 /// # Errors
 /// A `games.csv` that does not read (a row that does not follow from its moves), a database error.
@@ -68,31 +73,78 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
         .filter(|e| e.disqualified)
         .map(|e| e.name.clone())
         .collect();
-    let dir = crate::results::ResultsDir {
-        path: app.data.competition(id),
-    };
-    let csv = dir.games_csv();
-    let len = std::fs::metadata(&csv).map_or(0, |m| m.len());
-    // While a competition runs, standings up to STALE old are served as they are: a field of 200
-    // bots takes seconds to rate (docs/benchmarks.md), and a game ends every few milliseconds.
-    let running = app
-        .db
-        .competition(id)
-        .await?
-        .is_some_and(|c| c.status == "running");
-    if let Some(t) = app.standings.lock().expect("the cache's lock").get(&id) {
-        let fresh = t.len == len || (running && t.at.elapsed() < STALE);
-        if fresh && t.table.disqualified == disqualified {
-            return Ok(Arc::clone(&t.table));
-        }
-    }
     let names: Vec<String> = entries
         .iter()
         .filter(|e| !e.disqualified)
         .map(|e| e.name.clone())
         .collect();
+    let csv_len = || {
+        std::fs::metadata(app.data.competition(id).join("games.csv")).map_or(0, |m| m.len())
+    };
+    let len = csv_len();
+    let running = app
+        .db
+        .competition(id)
+        .await?
+        .is_some_and(|c| c.status == "running");
+    {
+        let mut cache = app.standings.lock().expect("the cache's lock");
+        if let Some(t) = cache.get_mut(&id).filter(|t| t.table.disqualified == disqualified) {
+            if t.len == len {
+                return Ok(Arc::clone(&t.table));
+            }
+            if running {
+                if !t.refreshing && t.at.elapsed() >= STALE {
+                    t.refreshing = true;
+                    let app = Arc::clone(app);
+                    tokio::spawn(async move {
+                        if let Err(e) = refresh(&app, id, names, disqualified).await {
+                            crate::errln!("arena serve: the standings of competition {id}: {e:#}");
+                        }
+                        if let Some(t) = app.standings.lock().expect("the cache's lock").get_mut(&id) {
+                            t.refreshing = false;
+                        }
+                    });
+                }
+                return Ok(Arc::clone(&t.table));
+            }
+        }
+    }
+    // None kept, a stopped competition's last games, or a disqualification: computed now, one
+    // computation at a time (a reader that waited finds the table another one computed).
+    let _computing = app.standings_computing.lock().await;
+    if let Some(t) = app.standings.lock().expect("the cache's lock").get(&id) {
+        if t.len == csv_len() && t.table.disqualified == disqualified {
+            return Ok(Arc::clone(&t.table));
+        }
+    }
+    compute_and_keep(app, id, names, disqualified).await
+}
+
+/// Computes competition `id`'s table in the background (one computation at a time) and keeps it.
+async fn refresh(
+    app: &Arc<App>,
+    id: i64,
+    names: Vec<String>,
+    disqualified: Vec<String>,
+) -> Result<()> {
+    let _computing = app.standings_computing.lock().await;
+    compute_and_keep(app, id, names, disqualified).await?;
+    Ok(())
+}
+
+/// Computes competition `id`'s table off the async threads and keeps it. Call with
+/// `standings_computing` held.
+async fn compute_and_keep(
+    app: &Arc<App>,
+    id: i64,
+    names: Vec<String>,
+    disqualified: Vec<String>,
+) -> Result<Arc<Table>> {
+    let path = app.data.competition(id);
+    // The length before reading: a game appended meanwhile makes the next reader compute again.
+    let len = std::fs::metadata(path.join("games.csv")).map_or(0, |m| m.len());
     let table = {
-        let path = dir.path.clone();
         let disqualified = disqualified.clone();
         tokio::task::spawn_blocking(move || compute(&path, &names, disqualified)).await??
     };
@@ -103,6 +155,7 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
             len,
             at: std::time::Instant::now(),
             table: Arc::clone(&table),
+            refreshing: false,
         },
     );
     Ok(table)
