@@ -25,7 +25,9 @@ pub struct ServeArgs {
     results: PathBuf,
     /// The database: a PostgreSQL URL (`postgres://user:password@host:port/db`; the database must
     /// exist) instead of the SQLite file <results>/<name>.sqlite. See docs/server.md.
-    #[arg(long, value_name = "URL")]
+    /// Also read from the environment variable ARENA_DB, which keeps a password off the command
+    /// line (and out of `ps`).
+    #[arg(long, value_name = "URL", env = "ARENA_DB", hide_env_values = true)]
     db: Option<String>,
     /// Games the server plays itself at once (default: the contest's [competition] concurrency); 0:
     /// only `arena worker` processes play (see docs/server.md).

@@ -23,7 +23,9 @@ pub struct WorkerArgs {
     contest: PathBuf,
     /// The contest's database: the server's `--db` URL (default: the SQLite file
     /// <results>/<name>.sqlite, for a worker on the server's machine).
-    #[arg(long, value_name = "URL")]
+    /// Also read from the environment variable ARENA_DB, which keeps a password off the command
+    /// line (and out of `ps`).
+    #[arg(long, value_name = "URL", env = "ARENA_DB", hide_env_values = true)]
     db: Option<String>,
     /// The folder that holds this worker's data (<name>.worker-<worker>/: the bots it fetched, its
     /// games' sandboxes).
