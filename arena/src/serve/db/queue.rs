@@ -2,9 +2,10 @@
 //! under leases, the results, the uploads' bytes and the workers' heartbeats.
 //!
 //! A game's life: the server queues it (`queued`); a worker claims it (`leased`, `attempt` + 1, a
-//! lease until now + the contest's `[workers] lease_s`), renews the lease with each heartbeat, and
-//! stores its result (`done`) only if the lease is still its own: a game whose lease ran out went to
-//! another worker, and the first worker's late result is refused, never counted twice. The server
+//! random token, a lease until now + the contest's `[workers] lease_s` by the database's clock),
+//! renews the lease of each game it holds with each heartbeat, and stores its result (`done`) only if
+//! the lease is still that claim's (its token): a game whose lease ran out went to another claim, and
+//! the first one's late result is refused, never counted twice. The server
 //! takes each result once into the run's `games.csv`; a result it took but had not yet written when it
 //! was killed is taken again when the run resumes (it is read back by the game's id).
 //!
@@ -83,6 +84,8 @@ pub struct Claim {
     pub job: String,
     /// Which lease this is: 1, then 2, … for each reissue.
     pub attempt: i64,
+    /// The lease's random token: only this claim renews it and stores the game's result.
+    pub token: String,
 }
 
 /// A worker as its heartbeats report it.
@@ -107,6 +110,20 @@ pub struct QueueCounts {
 }
 
 impl Db {
+    /// The database's clock, ms since the Unix epoch: leases are judged by one clock, not by each
+    /// worker's.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn now(&self) -> anyhow::Result<i64> {
+        let sql = match self.backend {
+            Backend::Postgres => "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+            Backend::Sqlite => "SELECT CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
+        };
+        let (now,): (i64,) = sqlx::query_as(sql).fetch_one(&self.pool).await?;
+        Ok(now)
+    }
+
     /// A waiter for queued games (`results`: for stored results).
     pub async fn wakeup(&self, results: bool) -> Wakeup {
         let listener = match &self.url {
@@ -273,7 +290,7 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn claim(&self, worker: &str, lease_ms: i64) -> anyhow::Result<Option<Claim>> {
-        let now = now_ms();
+        let now = self.now().await?;
         // First the runs in the order they are served (few: the open checks and competitions), then
         // the first claimable game of the first run that has one.
         let runs: Vec<(String,)> = sqlx::query_as(
@@ -307,14 +324,16 @@ impl Db {
                 tx.commit().await?;
                 continue;
             };
+            let token = crate::serve::auth::random_token()[..24].to_string();
             let (attempt,): (i64,) = sqlx::query_as(
                 "UPDATE queue SET status = 'leased', attempt = attempt + 1, worker = $1, \
-                 lease_until_ms = $2 WHERE run = $3 AND game = $4 RETURNING attempt",
+                 lease_until_ms = $2, token = $5 WHERE run = $3 AND game = $4 RETURNING attempt",
             )
             .bind(worker)
             .bind(now + lease_ms)
             .bind(&run)
             .bind(&game)
+            .bind(&token)
             .fetch_one(&mut *tx)
             .await?;
             tx.commit().await?;
@@ -323,13 +342,15 @@ impl Db {
                 game,
                 job,
                 attempt,
+                token,
             }));
         }
         Ok(None)
     }
 
-    /// Stores the result of `claim` (JSON) if its lease is still `worker`'s: `false` when the game
-    /// went to another worker (or was already done), and nothing is stored.
+    /// Stores the result of `claim` (JSON) if its lease is still this claim's (its token): `false`
+    /// when the game went to another claim (or was already done), and nothing is stored. `worker`'s
+    /// counts are kept.
     ///
     /// # Errors
     /// A database error.
@@ -337,14 +358,13 @@ impl Db {
         let mut tx = self.write().await?;
         let done = sqlx::query(
             "UPDATE queue SET status = 'done', result = $1, done_ms = $2 \
-             WHERE run = $3 AND game = $4 AND attempt = $5 AND worker = $6 AND status = 'leased'",
+             WHERE run = $3 AND game = $4 AND token = $5 AND status = 'leased'",
         )
         .bind(result)
         .bind(now_ms())
         .bind(&claim.run)
         .bind(&claim.game)
-        .bind(claim.attempt)
-        .bind(worker)
+        .bind(&claim.token)
         .execute(&mut *tx)
         .await?
         .rows_affected()
@@ -369,15 +389,14 @@ impl Db {
     ///
     /// # Errors
     /// A database error.
-    pub async fn release(&self, worker: &str, claim: &Claim) -> anyhow::Result<()> {
+    pub async fn release(&self, claim: &Claim) -> anyhow::Result<()> {
         sqlx::query(
-            "UPDATE queue SET status = 'queued', worker = NULL, lease_until_ms = NULL \
-             WHERE run = $1 AND game = $2 AND attempt = $3 AND worker = $4 AND status = 'leased'",
+            "UPDATE queue SET status = 'queued', worker = NULL, token = NULL, lease_until_ms = NULL \
+             WHERE run = $1 AND game = $2 AND token = $3 AND status = 'leased'",
         )
         .bind(&claim.run)
         .bind(&claim.game)
-        .bind(claim.attempt)
-        .bind(worker)
+        .bind(&claim.token)
         .execute(&self.pool)
         .await?;
         self.announce(false).await;
@@ -392,7 +411,7 @@ impl Db {
     /// A database error.
     pub async fn release_all(&self, worker: &str) -> anyhow::Result<u64> {
         Ok(sqlx::query(
-            "UPDATE queue SET status = 'queued', worker = NULL, lease_until_ms = NULL \
+            "UPDATE queue SET status = 'queued', worker = NULL, token = NULL, lease_until_ms = NULL \
              WHERE worker = $1 AND status = 'leased'",
         )
         .bind(worker)
@@ -401,22 +420,36 @@ impl Db {
         .rows_affected())
     }
 
-    /// `worker`'s heartbeat: renews the lease of every game it holds to now + `lease_ms` and records
-    /// it (with its `slots`) as alive. Returns how many leases it holds.
+    /// `worker`'s heartbeat: renews the lease of each of `held` (the claims it plays or is storing the
+    /// result of) to now + `lease_ms` by the database's clock, and records the worker (with its
+    /// `slots`) as alive. Returns how many leases it renewed. A lease it no longer holds (a game given
+    /// up) is not renewed: it runs out and the game goes to another worker.
     ///
     /// # Errors
     /// A database error.
-    pub async fn heartbeat(&self, worker: &str, slots: i64, lease_ms: i64) -> anyhow::Result<u64> {
-        let now = now_ms();
+    pub async fn heartbeat(
+        &self,
+        worker: &str,
+        slots: i64,
+        lease_ms: i64,
+        held: &[Claim],
+    ) -> anyhow::Result<u64> {
+        let now = self.now().await?;
         let mut tx = self.write().await?;
-        let held = sqlx::query(
-            "UPDATE queue SET lease_until_ms = $1 WHERE worker = $2 AND status = 'leased'",
-        )
-        .bind(now + lease_ms)
-        .bind(worker)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+        let mut renewed = 0;
+        for claim in held {
+            renewed += sqlx::query(
+                "UPDATE queue SET lease_until_ms = $1 \
+                 WHERE run = $2 AND game = $3 AND token = $4 AND status = 'leased'",
+            )
+            .bind(now + lease_ms)
+            .bind(&claim.run)
+            .bind(&claim.game)
+            .bind(&claim.token)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        }
         sqlx::query(
             "INSERT INTO workers (name, slots, started_ms, heartbeat_ms) VALUES ($1, $2, $3, $3) \
              ON CONFLICT (name) DO UPDATE SET slots = $2, heartbeat_ms = $3",
@@ -427,7 +460,7 @@ impl Db {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(held)
+        Ok(renewed)
     }
 
     /// Every worker that has sent a heartbeat, the latest first.
@@ -498,8 +531,8 @@ mod tests {
             db.enqueue("competition-1", "g0001", "{}").await.unwrap(),
             None
         );
-        db.heartbeat("a", 1, 0).await.unwrap();
-        db.heartbeat("b", 1, 0).await.unwrap();
+        db.heartbeat("a", 1, 0, &[]).await.unwrap();
+        db.heartbeat("b", 1, 0, &[]).await.unwrap();
         // Worker a's lease is 0 ms: it has run out by the time b asks.
         let first = db.claim("a", 0).await.unwrap().unwrap();
         assert_eq!(first.attempt, 1);
@@ -563,10 +596,10 @@ mod tests {
         db.open_run("competition-1", 1).await.unwrap();
         db.enqueue("competition-1", "g0001", "{}").await.unwrap();
         let a = db.claim("a", 1).await.unwrap().unwrap();
-        assert_eq!(db.heartbeat("a", 2, 60_000).await.unwrap(), 1);
+        assert_eq!(db.heartbeat("a", 2, 60_000, &[a.clone()]).await.unwrap(), 1);
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         assert!(db.claim("b", 60_000).await.unwrap().is_none());
-        db.release("a", &a).await.unwrap();
+        db.release(&a).await.unwrap();
         let b = db.claim("b", 60_000).await.unwrap().unwrap();
         assert_eq!(b.attempt, 2);
         assert!(!db.finish("a", &a, "stale").await.unwrap());

@@ -102,6 +102,27 @@ impl Job {
     }
 }
 
+/// A game no worker could play, as returned: the reason. The server stops the run with it, as it
+/// would if it could not set the game up itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    pub error: String,
+}
+
+/// Whether `name` is one of game `id`'s log files: its transcript `<id>.log`, or a side's stderr
+/// `<id>-first-<bot>.stderr` / `<id>-second-<bot>.stderr` (and no path).
+fn is_log_of(name: &str, id: &str) -> bool {
+    let plain = !name.contains('/') && !name.contains('\\') && !name.contains("..");
+    let Some(rest) = name.strip_prefix(id) else {
+        return false;
+    };
+    plain
+        && (rest == ".log"
+            || ((rest.starts_with("-first-") || rest.starts_with("-second-"))
+                && rest.ends_with(".stderr")))
+}
+
 /// A played game as returned: its `games.csv` row and its log files (the transcript `<id>.log` and
 /// each bot's stderr), by file name, each cut to its last [`MAX_LOG_BYTES`] bytes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,7 +138,7 @@ impl Outcome {
         if let Some(entries) = logs.and_then(|d| std::fs::read_dir(d).ok()) {
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if !name.starts_with(&record.id) {
+                if !is_log_of(&name, &record.id) {
                     continue;
                 }
                 if let Ok(bytes) = std::fs::read(entry.path()) {
@@ -133,18 +154,14 @@ impl Outcome {
         }
     }
 
-    /// Writes the log files into `dir` (created if missing); names that are not plain file names are
-    /// skipped.
-    fn write_logs(&self, dir: &Path) {
+    /// Writes the log files of game `id` into `dir` (created if missing); a name that is not one of
+    /// that game's log files is skipped.
+    fn write_logs(&self, dir: &Path, id: &str) {
         if std::fs::create_dir_all(dir).is_err() {
             return;
         }
         for (name, text) in &self.logs {
-            let plain = !name.is_empty()
-                && !name.starts_with('.')
-                && !name.contains('/')
-                && !name.contains('\\');
-            if plain {
+            if is_log_of(name, id) {
                 let _ = std::fs::write(dir.join(name), text);
             }
         }
@@ -257,13 +274,13 @@ impl Remote {
                 result
             }
             None => {
-                // The poller hands the result over; every 5 s the game's row is read as well, so a
+                // The poller hands the result over; every 60 s the game's row is read as well, so a
                 // result is never waited for in vain.
                 tokio::pin!(rx);
                 loop {
                     tokio::select! {
                         r = &mut rx => break r.map_err(|_| failed(anyhow::anyhow!("it stopped")))?,
-                        () = tokio::time::sleep(Duration::from_secs(5)) => {
+                        () = tokio::time::sleep(Duration::from_secs(60)) => {
                             if let Ok(Some(r)) = db.result_of(&run, &game.id).await {
                                 waiters.lock().expect("the waiters' lock").remove(&game.id);
                                 break r;
@@ -273,12 +290,12 @@ impl Remote {
                 }
             }
         };
+        if let Ok(f) = serde_json::from_str::<Failure>(&result) {
+            return Err(failed(anyhow::anyhow!("{}", f.error)));
+        }
         let outcome: Outcome = serde_json::from_str(&result)
             .with_context(|| format!("the result of {} {}", run, game.id))
             .map_err(failed)?;
-        if let Some(dir) = &env.logs {
-            outcome.write_logs(dir);
-        }
         let record = GameRecord::try_from(outcome.row.clone())
             .map_err(|e| failed(anyhow::anyhow!("the result of {} {}: {e}", run, game.id)))?;
         if record.id != game.id {
@@ -287,6 +304,9 @@ impl Remote {
                 game.id,
                 record.id
             )));
+        }
+        if let Some(dir) = &env.logs {
+            outcome.write_logs(dir, &game.id);
         }
         Ok(record)
     }
@@ -306,5 +326,28 @@ impl Player for Remote {
     fn play(&self, plan: Arc<Plan>, game: ScheduledGame, env: Arc<GameEnv>) -> Playing {
         let (db, run, waiters) = (self.db.clone(), self.run.clone(), Arc::clone(&self.waiters));
         Box::pin(Remote::play_one(db, run, waiters, plan, game, env))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_log_of;
+
+    #[test]
+    fn only_a_games_own_log_files_travel() {
+        for ok in ["g0001.log", "g0001-first-alice.stderr", "g0001-second-bob.stderr"] {
+            assert!(is_log_of(ok, "g0001"), "{ok}");
+        }
+        for bad in [
+            "g00010.log",
+            "g0001-first-../x.stderr",
+            "g0001-first-a/b.stderr",
+            "g0001.stderr",
+            "g0002.log",
+            "g0001-third-x.stderr",
+            "g0001-first-alice.log",
+        ] {
+            assert!(!is_log_of(bad, "g0001"), "{bad}");
+        }
     }
 }

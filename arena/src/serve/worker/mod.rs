@@ -22,7 +22,7 @@ use crate::plan::Plan;
 use crate::sandbox::Containment;
 use crate::serve::contest::Contest;
 use crate::serve::db::{Claim, Db};
-use crate::serve::queue::{Job, Outcome};
+use crate::serve::queue::{Failure, Job, Outcome};
 use crate::serve::runner::live::{Board, CompetitionWatch};
 use crate::serve::runner::{self, DataDirs};
 
@@ -58,14 +58,24 @@ struct Shared {
     containment: Arc<Containment>,
     lease_ms: i64,
     runs: Mutex<HashMap<String, Arc<RunHere>>>,
+    leases: Leases,
 }
 
-/// Works until `stop` holds `true`: then the games in play are stopped and given back to the queue.
+/// The leases a worker holds (the games it plays and the results it is storing), by run and game: the
+/// heartbeat renews exactly these.
+type Leases = Arc<Mutex<HashMap<(String, String), Claim>>>;
+
+/// A game given up this many times (it cannot be set up on any worker that tried) is stored as
+/// failed: the server stops its run with the reason, as it would if the game were played locally.
+pub const MAX_ATTEMPTS: i64 = 3;
+
+/// Works until `stop` holds `true`: then the games in play are stopped and given back to the queue,
+/// and the results already played are stored.
 ///
 /// # Errors
-/// None from a game or the database (logged, and the worker goes on: a database that restarts is
-/// waited for); a machine that cannot contain a run's bots gives the game back and is reported once
-/// a minute.
+/// None from a game or the database: errors are logged and the worker goes on (a database that is
+/// down at the start or restarts is waited for); a game it cannot play is given back, and after
+/// [`MAX_ATTEMPTS`] stored as failed with the reason.
 pub async fn work(
     db: Db,
     contest: Arc<Contest>,
@@ -81,33 +91,53 @@ pub async fn work(
         containment,
         lease_ms,
         runs: Mutex::default(),
+        leases: Leases::default(),
     });
     let name = shared.opts.name.clone();
     let slots = shared.opts.slots.max(1);
-    let orphans = shared
-        .db
-        .release_all(&name)
-        .await
-        .context("the worker's start")?;
-    if orphans > 0 {
-        crate::errln!(
-            "arena worker {name}: {orphans} game(s) of a killed worker of this name requeued"
-        );
+    // The start: the games a killed predecessor of this name held go back; waits for the database.
+    loop {
+        let started = async {
+            let orphans = shared.db.release_all(&name).await?;
+            shared.db.heartbeat(&name, slots as i64, lease_ms, &[]).await?;
+            anyhow::Ok(orphans)
+        };
+        match started.await {
+            Ok(0) => break,
+            Ok(orphans) => {
+                crate::errln!(
+                    "arena worker {name}: {orphans} game(s) of a killed worker of this name requeued"
+                );
+                break;
+            }
+            Err(e) => {
+                crate::errln!("arena worker {name}: starting: {e:#}; trying again in 5 s");
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_secs(5)) => {}
+                    _ = stop.changed() => {}
+                }
+                if *stop.borrow() {
+                    return Ok(());
+                }
+            }
+        }
     }
-    shared
-        .db
-        .heartbeat(&name, slots as i64, lease_ms)
-        .await
-        .context("the worker's first heartbeat")?;
     let heartbeat = {
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {
             let every = Duration::from_millis((shared.lease_ms / 4).max(250) as u64);
             loop {
                 tokio::time::sleep(every).await;
+                let held: Vec<Claim> = shared
+                    .leases
+                    .lock()
+                    .expect("the leases' lock")
+                    .values()
+                    .cloned()
+                    .collect();
                 if let Err(e) = shared
                     .db
-                    .heartbeat(&shared.opts.name, slots as i64, shared.lease_ms)
+                    .heartbeat(&shared.opts.name, slots as i64, shared.lease_ms, &held)
                     .await
                 {
                     crate::errln!("arena worker {}: heartbeat: {e:#}", shared.opts.name);
@@ -134,6 +164,7 @@ pub async fn work(
             match shared.db.claim(&name, lease_ms).await {
                 Ok(Some(claim)) => {
                     idle_wait = Duration::from_millis(250);
+                    shared.hold(&claim);
                     let shared = Arc::clone(&shared);
                     let c = claim.clone();
                     let handle = playing.spawn(async move { play(&shared, c).await });
@@ -165,10 +196,15 @@ pub async fn work(
                     Ok((id, _)) => *id,
                     Err(e) => e.id(),
                 };
-                held.lock().expect("the claims' lock").remove(&id);
-                if let Ok((_, Some((claim, text)))) = done {
-                    let shared = Arc::clone(&shared);
-                    storing.spawn(async move { store(&shared, &claim, &text).await });
+                let claim = held.lock().expect("the claims' lock").remove(&id);
+                match (done, claim) {
+                    (Ok((_, Some((claim, text)))), _) => {
+                        let shared = Arc::clone(&shared);
+                        storing.spawn(async move { store(&shared, &claim, &text).await });
+                    }
+                    // A task that panicked: its game goes back.
+                    (Err(_), Some(claim)) => shared.give_back(&claim).await,
+                    _ => {}
                 }
             }
             Some(_) = storing.join_next() => {}
@@ -188,13 +224,37 @@ pub async fn work(
         .map(|(_, c)| c)
         .collect();
     for claim in claims {
-        let _ = shared.db.release(&name, &claim).await;
+        shared.give_back(&claim).await;
     }
     Ok(())
 }
 
+impl Shared {
+    /// Holds `claim`'s lease (the heartbeat renews it).
+    fn hold(&self, claim: &Claim) {
+        self.leases
+            .lock()
+            .expect("the leases' lock")
+            .insert((claim.run.clone(), claim.game.clone()), claim.clone());
+    }
+
+    /// Stops renewing `claim`'s lease: if nothing else gives the game back, its lease runs out.
+    fn drop_lease(&self, claim: &Claim) {
+        self.leases
+            .lock()
+            .expect("the leases' lock")
+            .remove(&(claim.run.clone(), claim.game.clone()));
+    }
+
+    /// Gives `claim` back to the queue (or, if the database does not answer, lets its lease run out).
+    async fn give_back(&self, claim: &Claim) {
+        self.drop_lease(claim);
+        let _ = self.db.release(claim).await;
+    }
+}
+
 /// Plays `claim` and returns it with its outcome as JSON (`None`: given back, it cannot be played
-/// here).
+/// here; after [`MAX_ATTEMPTS`] its failure is returned as the outcome instead).
 async fn play(shared: &Shared, claim: Claim) -> Option<(Claim, String)> {
     let name = &shared.opts.name;
     let prepared = async {
@@ -204,15 +264,22 @@ async fn play(shared: &Shared, claim: Claim) -> Option<(Claim, String)> {
         anyhow::Ok((run, game))
     }
     .await;
+    let failed = |why: String| -> Option<(Claim, String)> {
+        let text = serde_json::to_string(&Failure { error: why }).ok()?;
+        Some((claim.clone(), text))
+    };
     let (run, game) = match prepared {
         Ok(x) => x,
+        Err(e) if claim.attempt >= MAX_ATTEMPTS => {
+            return failed(format!("no worker could play it ({} tries; the last: {e:#})", claim.attempt))
+        }
         Err(e) => {
             crate::errln!(
                 "arena worker {name}: {} {}: cannot play it here: {e:#}",
                 claim.run,
                 claim.game
             );
-            let _ = shared.db.release(name, &claim).await;
+            shared.give_back(&claim).await;
             // Another worker (or this one, once what was missing is there) takes it.
             tokio::time::sleep(Duration::from_secs(5)).await;
             return None;
@@ -220,9 +287,12 @@ async fn play(shared: &Shared, claim: Claim) -> Option<(Claim, String)> {
     };
     let record = match play_game(&run.plan, &game, &run.env).await {
         Ok(r) => r,
+        Err(e) if claim.attempt >= MAX_ATTEMPTS => {
+            return failed(format!("{e} ({} tries)", claim.attempt))
+        }
         Err(e) => {
             crate::errln!("arena worker {name}: {e}; the game goes back to the queue");
-            let _ = shared.db.release(name, &claim).await;
+            shared.give_back(&claim).await;
             tokio::time::sleep(Duration::from_secs(60)).await;
             return None;
         }
@@ -233,21 +303,23 @@ async fn play(shared: &Shared, claim: Claim) -> Option<(Claim, String)> {
             let _ = std::fs::remove_file(dir.join(file));
         }
     }
-    let Ok(text) = serde_json::to_string(&outcome) else {
-        let _ = shared.db.release(name, &claim).await;
-        return None;
-    };
-    Some((claim, text))
+    match serde_json::to_string(&outcome) {
+        Ok(text) => Some((claim, text)),
+        Err(_) => {
+            shared.give_back(&claim).await;
+            None
+        }
+    }
 }
 
 /// Stores the result `text` of `claim`. The database may be restarting: tried until the lease would
-/// have run out anyway.
+/// have run out anyway; then the lease is dropped (it runs out, and the game is played elsewhere).
 async fn store(shared: &Shared, claim: &Claim, text: &str) {
     let name = &shared.opts.name;
     let deadline = tokio::time::Instant::now() + Duration::from_millis(shared.lease_ms as u64);
     loop {
         match shared.db.finish(name, claim, text).await {
-            Ok(true) => return,
+            Ok(true) => break,
             Ok(false) => {
                 crate::errln!(
                     "arena worker {name}: {} {}: the game went to another worker meanwhile; this \
@@ -255,7 +327,7 @@ async fn store(shared: &Shared, claim: &Claim, text: &str) {
                     claim.run,
                     claim.game
                 );
-                return;
+                break;
             }
             Err(e) if tokio::time::Instant::now() < deadline => {
                 crate::errln!("arena worker {name}: storing a result: {e:#}; trying again");
@@ -263,10 +335,11 @@ async fn store(shared: &Shared, claim: &Claim, text: &str) {
             }
             Err(e) => {
                 crate::errln!("arena worker {name}: storing a result: {e:#}; given up");
-                return;
+                break;
             }
         }
     }
+    shared.drop_lease(claim);
 }
 
 /// The plan and environment of `run` on this worker, made on its first game.

@@ -29,6 +29,8 @@ CREATE TABLE queue (
     -- 1 for the first lease, +1 for each reissue; a result is taken only from the latest
     attempt        INTEGER NOT NULL DEFAULT 0,
     worker         TEXT,
+    -- a random token per lease: only its holder renews the lease or stores the result
+    token          TEXT,
     lease_until_ms BIGINT,
     -- JSON: the game's record and logs
     result         TEXT,
