@@ -51,6 +51,10 @@ pub struct Containment {
     /// What the sandbox covers under the system folders ([`bubblewrap::private_entries`]), found when
     /// the run's first sandboxed bot starts (a run of built-in bots never looks).
     private: std::sync::OnceLock<Vec<PathBuf>>,
+    /// Whether `bwrap` starts a sandbox here ([`bubblewrap::works`]), probed once: a second probe
+    /// while games run could lose its child to the subreaper's end-of-game sweep, which takes the
+    /// arena's unregistered children for inherited orphans.
+    bwrap_works: std::sync::OnceLock<Result<(), String>>,
     /// Whether the arena runs as root (`RLIMIT_NPROC` does not bind root).
     pub root: bool,
     /// The bots' main processes, to tell escaped descendants from them.
@@ -79,6 +83,7 @@ impl Containment {
             subreaper: reaper::become_subreaper(),
             bwrap_sizes: bwrap.as_deref().is_some_and(bubblewrap::sizes),
             private: std::sync::OnceLock::new(),
+            bwrap_works: std::sync::OnceLock::new(),
             bwrap,
             root: nix::unistd::geteuid().is_root(),
             reaper: Reaper::default(),
@@ -94,6 +99,7 @@ impl Containment {
             bwrap: None,
             bwrap_sizes: false,
             private: std::sync::OnceLock::new(),
+            bwrap_works: std::sync::OnceLock::new(),
             root: nix::unistd::geteuid().is_root(),
             reaper: Reaper::default(),
             serial: AtomicU64::new(0),
@@ -123,7 +129,10 @@ impl Containment {
         if !boxed.is_empty() {
             let usable = match &self.bwrap {
                 None => Err("bwrap is not on PATH".to_string()),
-                Some(bwrap) => bubblewrap::works(bwrap, self.bwrap_sizes),
+                Some(bwrap) => self
+                    .bwrap_works
+                    .get_or_init(|| bubblewrap::works(bwrap, self.bwrap_sizes))
+                    .clone(),
             };
             if let Err(why) = usable {
                 return Err(format!(

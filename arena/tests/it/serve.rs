@@ -284,6 +284,21 @@ impl Server {
         }
     }
 
+    /// A test competition created by the organiser `org`: its id and its `games.csv` (contest
+    /// `c4test` in `dir`).
+    fn new_competition(&self, org: &str, dir: &Path) -> (i64, PathBuf) {
+        let id = self
+            .post_json("/api/competitions", org, "{}")
+            .json()
+            .unwrap()["id"]
+            .as_i64()
+            .unwrap();
+        let csv = dir.join(format!(
+            "results/c4test/competitions/competition-{id}/games.csv"
+        ));
+        (id, csv)
+    }
+
     fn kill9(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
@@ -1036,15 +1051,7 @@ fn a_competition_that_cannot_resume_waits_paused_with_the_reason(db: Database) {
     }
     let (contest, org, _) = slow_contest(dir);
     let server = Server::start(dir, &contest);
-    let id = server
-        .post_json("/api/competitions", &org, "{}")
-        .json()
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
-    let csv = dir.join(format!(
-        "results/c4test/competitions/competition-{id}/games.csv"
-    ));
+    let (id, csv) = server.new_competition(&org, dir);
     wait_for_lines(&csv, 2, dir);
     server.kill9();
     // The organiser changes the time control: the recorded games were played under another.
@@ -1115,15 +1122,7 @@ fn workers_play_every_game_once_through_killed_workers_and_a_killed_server(db: D
     assert!(names.contains(&"wa") && names.contains(&"wb"), "{w}");
 
     // A competition: worker wa is killed mid-game, then the server; a third worker comes.
-    let id = server
-        .post_json("/api/competitions", &org, "{}")
-        .json()
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
-    let csv = dir.join(format!(
-        "results/c4test/competitions/competition-{id}/games.csv"
-    ));
+    let (id, csv) = server.new_competition(&org, dir);
     wait_for_lines(&csv, 3, dir);
     drop(a);
     wait_for_lines(&csv, 5, dir);
