@@ -376,6 +376,34 @@ impl Db {
         kind: &str,
         upload: &[u8],
     ) -> Result<(i64, i64), AddVersionError> {
+        // Two uploads of one bot at once: on PostgreSQL the second transaction's insert of the same
+        // bot or version number fails on a unique key (SQLite serialises them); it is tried again,
+        // and then finds the first one's rows.
+        let mut tries = 0;
+        loop {
+            match self
+                .add_version_once(owner, name, hash, manifest, kind, upload)
+                .await
+            {
+                Err(AddVersionError::Db(sqlx::Error::Database(e)))
+                    if e.is_unique_violation() && tries < 5 =>
+                {
+                    tries += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn add_version_once(
+        &self,
+        owner: i64,
+        name: &str,
+        hash: &str,
+        manifest: &str,
+        kind: &str,
+        upload: &[u8],
+    ) -> Result<(i64, i64), AddVersionError> {
         let mut tx = self.write().await?;
         sqlx::query(
             "INSERT INTO blobs (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING",

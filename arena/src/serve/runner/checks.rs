@@ -29,6 +29,17 @@ pub async fn run(app: Arc<App>) {
                     // Stopped by the server's shutdown: the check stays running, and is requeued
                     // when the server starts again.
                     Ok(None) => return,
+                    // The game queue's database was away too long: the upload is not to blame; the
+                    // check waits and is played again.
+                    Err(e) if format!("{e:#}").contains("the game queue:") => {
+                        crate::errln!(
+                            "arena serve: check of version {}: {e:#}; played again later",
+                            v.id
+                        );
+                        let _ = app.db.requeue_checks().await;
+                        tokio::time::sleep(std::time::Duration::from_secs(10)).await;
+                        continue;
+                    }
                     Err(e) => (false, format!("the check could not be played: {e:#}")),
                 };
                 if let Err(e) = app.db.set_verdict(v.id, passed, &detail).await {
