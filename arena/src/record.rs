@@ -96,7 +96,8 @@ pub enum Termination {
     /// Forfeit: a bot went over a resource limit of its config (memory, processes, CPU time, file
     /// size); the detail names the limit.
     Limit,
-    /// The `max_plies` limit: decided by score (Dots) or drawn.
+    /// The `max_plies` limit, or `[adjudication]`'s draw rule: decided by score (Dots) or drawn. (Its
+    /// resign rule is recorded as [`Termination::Resign`], the detail saying `adjudicated`.)
     Adjudicated,
 }
 
@@ -157,6 +158,52 @@ impl FromStr for Termination {
             .into_iter()
             .find(|t| t.as_str() == s)
             .ok_or_else(|| format!("unknown termination {s:?}"))
+    }
+}
+
+/// What a bot said of one of its moves, cutechess's move evaluation: the score and depth of its last
+/// `info` line with a score before its `bestmove`. Kept in memory while a run plays the game (for
+/// `--pgnout`), not in `games.csv`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveEval {
+    pub score: Score,
+    /// The `depth` of that `info` line, if it gave one.
+    pub depth: Option<u32>,
+}
+
+/// A bot's score of its position, from the mover's side, as UGI's `info score` gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// `score cp X`: centi-units (centipawns in chess; whatever the bot's evaluation counts otherwise).
+    Cp(i64),
+    /// `score mate N`: a win in N moves (a loss when negative).
+    Mate(i64),
+    /// `score S`, the arena's own protocol (`docs/protocol.md`): in the bot's own units.
+    Units(i64),
+}
+
+impl fmt::Display for MoveEval {
+    /// As cutechess writes a move's evaluation in a PGN comment: `+0.32/10`, `-1.05/7`, `0.00/3`,
+    /// `+M3/12` (mate in 3, as the bot counts it), without `/D` when the bot gave no depth; a score in
+    /// the bot's own units as it gave it, signed: `+12/6`, `0/4`, `-3/2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.score {
+            Score::Cp(0) => f.write_str("0.00")?,
+            Score::Cp(cp) => write!(
+                f,
+                "{}{}.{:02}",
+                if cp > 0 { '+' } else { '-' },
+                cp.unsigned_abs() / 100,
+                cp.unsigned_abs() % 100
+            )?,
+            Score::Units(0) => f.write_str("0")?,
+            Score::Units(x) => write!(f, "{x:+}")?,
+            Score::Mate(n) => write!(f, "{}M{}", if n >= 0 { '+' } else { '-' }, n.unsigned_abs())?,
+        }
+        match self.depth {
+            Some(d) => write!(f, "/{d}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -451,6 +498,21 @@ mod tests {
         g.date = "2025-03-01T17:04:05Z".into();
         let back = GameRecord::try_from(GameRow::from(&g)).unwrap();
         assert_eq!(back, g);
+    }
+
+    #[test]
+    fn move_evals_read_as_cutechess_writes_them() {
+        let e = |score, depth| MoveEval { score, depth }.to_string();
+        assert_eq!(e(Score::Cp(32), Some(10)), "+0.32/10");
+        assert_eq!(e(Score::Cp(-105), Some(7)), "-1.05/7");
+        assert_eq!(e(Score::Cp(0), Some(3)), "0.00/3");
+        assert_eq!(e(Score::Cp(-5), None), "-0.05");
+        assert_eq!(e(Score::Cp(12345), Some(1)), "+123.45/1");
+        assert_eq!(e(Score::Mate(3), Some(12)), "+M3/12");
+        assert_eq!(e(Score::Mate(-2), None), "-M2");
+        assert_eq!(e(Score::Units(12), Some(6)), "+12/6");
+        assert_eq!(e(Score::Units(-3), Some(2)), "-3/2");
+        assert_eq!(e(Score::Units(0), None), "0");
     }
 
     #[test]

@@ -130,6 +130,21 @@ pub struct MatchArgs {
     /// Adjudicate a game after N plies (Dots: by score; the others: a draw).
     #[arg(long, value_name = "N")]
     max_plies: Option<u32>,
+    /// Both games of each pair with the same first player, A unless --reverse (cutechess's -noswap).
+    #[arg(long)]
+    noswap: bool,
+    /// B moves first in the first game of each pair (cutechess's -reverse); with --noswap, in both.
+    #[arg(long)]
+    reverse: bool,
+    /// Adjudicate a loss for a bot whose score was -S or worse on its last N moves, as cutechess's
+    /// -resign: movecount=N score=S (the config's [adjudication] resign_moves, resign_score).
+    #[arg(long, num_args = 1..=2, value_name = "KEY=VALUE")]
+    resign: Option<Vec<String>>,
+    /// Adjudicate a draw once both bots' scores were within ±S on their last N moves, from full move M
+    /// on, as cutechess's -draw: movenumber=M movecount=N score=S (the config's [adjudication]
+    /// draw_after, draw_moves, draw_score).
+    #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE")]
+    draw: Option<Vec<String>>,
     /// Both bots' sandbox (default: bubblewrap for executables, none for built-in bots).
     #[arg(long, value_parser = ["bubblewrap", "none"])]
     sandbox: Option<String>,
@@ -278,6 +293,14 @@ fn matchup(args: &MatchArgs) -> Result<Match> {
             "none" => SandboxKind::None,
             _ => SandboxKind::Bubblewrap,
         }),
+        noswap: args.noswap,
+        reverse: args.reverse,
+        pgnout: args.run.pgnout.clone(),
+        adjudication: arena::config::matchup::adjudication(
+            args.resign.as_deref(),
+            args.draw.as_deref(),
+        )
+        .map_err(anyhow::Error::msg)?,
     })
 }
 

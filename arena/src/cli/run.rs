@@ -51,6 +51,10 @@ pub struct RunFlags {
     /// Print the standings every N recorded games (as cutechess's -ratinginterval).
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     report_every: Option<usize>,
+    /// Append each game to this PGN file as it ends, each bot move commented with its score, depth
+    /// and time (cutechess's -pgnout); over the config's pgnout.
+    #[arg(long, value_name = "FILE")]
+    pub pgnout: Option<PathBuf>,
 }
 
 impl RunFlags {
@@ -62,6 +66,7 @@ impl RunFlags {
             fresh: self.fresh,
             progress_bar: !self.no_progress,
             report_every: self.report_every,
+            pgnout: self.pgnout.clone(),
             ..RunOptions::default()
         }
     }

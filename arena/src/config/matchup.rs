@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::{
-    BotConfig, Config, Format, GameConfig, LimitsConfig, OpeningsConfig, ProtocolKind, SandboxKind,
-    SprtConfig, TimeControlConfig,
+    AdjudicationConfig, BotConfig, Config, Format, GameConfig, LimitsConfig, OpeningsConfig,
+    ProtocolKind, SandboxKind, SprtConfig, TimeControlConfig,
 };
 
 /// The prefix that names a reference bot built into the arena: `builtin:alphabeta`.
@@ -203,6 +203,15 @@ pub struct Match {
     /// Both bots' sandbox; `None`: a config's default (bubblewrap for executables, none for built-in
     /// bots).
     pub sandbox: Option<SandboxKind>,
+    /// Both games of a pair with the same first player (cutechess's `-noswap`).
+    pub noswap: bool,
+    /// B moves first in each pair's first game (cutechess's `-reverse`).
+    pub reverse: bool,
+    /// Append each game to this PGN file as it ends (relative to the working directory unless
+    /// absolute; written absolute).
+    pub pgnout: Option<PathBuf>,
+    /// `[adjudication]`: games ended by the bots' scores; `None`: off.
+    pub adjudication: Option<AdjudicationConfig>,
 }
 
 impl Match {
@@ -310,6 +319,10 @@ impl Match {
             seed: self.seed,
             concurrency: self.concurrency,
             max_plies: self.max_plies,
+            noswap: self.noswap.then_some(true),
+            reverse: self.reverse.then_some(true),
+            pgnout: self.pgnout.as_deref().map(absolute),
+            adjudication: self.adjudication.clone(),
             limits: LimitsConfig::default(),
             suspend_idle: None,
             sandbox: self.sandbox,
@@ -325,6 +338,57 @@ impl Match {
             shards: None,
         })
     }
+}
+
+/// `[adjudication]` from cutechess's `-resign` and `-draw` words: `resign` holds `movecount=N score=S`,
+/// `draw` `movenumber=N movecount=N score=S` (`movenumber` optional), each word once.
+///
+/// # Errors
+/// A word that is not `key=integer`, a key the option does not take, a key missing.
+pub fn adjudication(
+    resign: Option<&[String]>,
+    draw: Option<&[String]>,
+) -> Result<Option<AdjudicationConfig>, String> {
+    fn words(flag: &str, given: &[String], keys: &[&str]) -> Result<BTreeMap<String, i64>, String> {
+        let mut out = BTreeMap::new();
+        for w in given {
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| format!("{flag} {w:?}: expected KEY=VALUE ({})", keys.join(", ")))?;
+            if !keys.contains(&k) {
+                return Err(format!("{flag}: {k:?} is none of {}", keys.join(", ")));
+            }
+            let v: i64 = v
+                .parse()
+                .map_err(|_| format!("{flag} {k}={v}: not a whole number"))?;
+            if out.insert(k.to_string(), v).is_some() {
+                return Err(format!("{flag}: {k} given twice"));
+            }
+        }
+        Ok(out)
+    }
+    let count = |flag: &str, m: &BTreeMap<String, i64>, k: &str| -> Result<Option<u32>, String> {
+        m.get(k)
+            .map(|&v| u32::try_from(v).map_err(|_| format!("{flag} {k}={v}: out of range")))
+            .transpose()
+    };
+    if resign.is_none() && draw.is_none() {
+        return Ok(None);
+    }
+    let mut c = AdjudicationConfig::default();
+    if let Some(r) = resign {
+        let m = words("--resign", r, &["movecount", "score"])?;
+        c.resign_moves =
+            Some(count("--resign", &m, "movecount")?.ok_or("--resign needs movecount=N")?);
+        c.resign_score = Some(*m.get("score").ok_or("--resign needs score=S")?);
+    }
+    if let Some(d) = draw {
+        let m = words("--draw", d, &["movenumber", "movecount", "score"])?;
+        c.draw_after = count("--draw", &m, "movenumber")?;
+        c.draw_moves = Some(count("--draw", &m, "movecount")?.ok_or("--draw needs movecount=N")?);
+        c.draw_score = Some(*m.get("score").ok_or("--draw needs score=S")?);
+    }
+    Ok(Some(c))
 }
 
 /// An option's value as a config would write it: `true`/`false` as booleans, an integer written the
@@ -446,6 +510,10 @@ mod tests {
             concurrency: Some(2),
             max_plies: None,
             sandbox: None,
+            noswap: false,
+            reverse: false,
+            pgnout: None,
+            adjudication: None,
         }
     }
 
@@ -541,6 +609,44 @@ mod tests {
             m.config(tmp.path()).unwrap().bots[1].command.as_deref(),
             Some("python3")
         );
+    }
+
+    #[test]
+    fn cutechess_adjudication_words_make_the_table() {
+        let w = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_string).collect() };
+        assert_eq!(adjudication(None, None), Ok(None));
+        let c = adjudication(
+            Some(&w("movecount=3 score=600")),
+            Some(&w("movenumber=40 movecount=8 score=10")),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            (
+                c.resign_moves,
+                c.resign_score,
+                c.draw_after,
+                c.draw_moves,
+                c.draw_score
+            ),
+            (Some(3), Some(600), Some(40), Some(8), Some(10))
+        );
+        let c = adjudication(None, Some(&w("score=5 movecount=2")))
+            .unwrap()
+            .unwrap();
+        assert_eq!((c.draw_after, c.resign_moves), (None, None));
+        for (resign, err) in [
+            ("movecount=3", "needs score"),
+            ("score=600", "needs movecount"),
+            ("movecount=3 score=6 score=7", "twice"),
+            ("movecount=x score=6", "not a whole number"),
+            ("count=3 score=6", "none of movecount, score"),
+            ("3 600", "KEY=VALUE"),
+            ("movecount=-1 score=6", "out of range"),
+        ] {
+            let e = adjudication(Some(&w(resign)), None).unwrap_err();
+            assert!(e.contains(err), "{resign}: {e}");
+        }
     }
 
     #[test]

@@ -63,6 +63,19 @@ pub struct Config {
     pub concurrency: Option<usize>,
     /// Adjudicate a game after this many plies (Dots: by score; others: a draw). Default: never.
     pub max_plies: Option<u32>,
+    /// Both games of a game pair have the same first player (cutechess's `-noswap`): the pair's
+    /// opening is not played again with the sides swapped. Default false.
+    pub noswap: Option<bool>,
+    /// Each game pair starts with the other bot first (cutechess's `-reverse`): the bot that would move
+    /// first in the pair's first game moves second (with `noswap`, in both games). Default false.
+    pub reverse: Option<bool>,
+    /// Append each game to this PGN file as it ends (cutechess's `-pgnout`), with each bot move's score,
+    /// depth and time as its comment; relative to the config file's folder unless absolute.
+    /// `arena run --pgnout FILE` overrides it. Default: none (`arena export` writes PGN afterwards).
+    pub pgnout: Option<PathBuf>,
+    /// `[adjudication]`: end games by the bots' own scores (cutechess's `-resign` and `-draw`); off by
+    /// default.
+    pub adjudication: Option<AdjudicationConfig>,
     /// `[limits]`: resource limits of every bot's process tree, per game; a bot's own `limits` table
     /// overrides them key by key. Safe defaults apply to every key left out ([`LimitsConfig`]).
     #[serde(default)]
@@ -94,6 +107,28 @@ pub struct Config {
 pub struct ShardsConfig {
     /// The number of shards, at least 1 (the Indexed Job's `completions`).
     pub count: u32,
+}
+
+/// `[adjudication]`: games ended by the scores the bots report in their `info` lines before each move
+/// (`docs/configs.md`), as cutechess's `-resign movecount=3 score=600` and `-draw movenumber=40
+/// movecount=8 score=10`. Scores are compared as the bots give them: UCI's `score cp` in centipawns, the
+/// arena protocol's `score S` in the bot's own units; a mate is the most or the least there is.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct AdjudicationConfig {
+    /// A bot whose score was `-resign_score` or worse on each of its last `resign_moves` moves loses,
+    /// recorded as a resignation, when it is next to move (cutechess's `movecount`).
+    pub resign_moves: Option<u32>,
+    /// The resignation's score, at least 0 (cutechess's `score`).
+    pub resign_score: Option<i64>,
+    /// The draw rule applies once this many full moves are played, the opening's included (cutechess's
+    /// `movenumber`); default 0.
+    pub draw_after: Option<u32>,
+    /// The game is drawn (Dots: decided by the captures, as at `max_plies`) once both bots' scores were
+    /// within ±`draw_score` on each of their last `draw_moves` moves (cutechess's `movecount`).
+    pub draw_moves: Option<u32>,
+    /// The draw's score, at least 0 (cutechess's `score`).
+    pub draw_score: Option<i64>,
 }
 
 /// `[limits]` (or a bot's `limits = { … }`): resource limits of one bot's processes during one game, as

@@ -5,24 +5,27 @@
 //! (the game and variant words, `dots 39 32 cross`), `TimeControl` (PGN's seconds: `10+0.1`; a cap per move
 //! alone as `1/2`, one move in 2 s; `WhiteTimeControl` and `BlackTimeControl` instead when the sides'
 //! differ), `Termination` (PGN's words: `normal`, `time forfeit`, `rules infraction` for an illegal move
-//! or a protocol breach, `abandoned` for a crash, `adjudication`) and `PlyCount`. A Dots game with setup
+//! or a protocol breach, `abandoned` for a crash, `adjudication`, also for a resignation by
+//! `[adjudication]`) and `PlyCount`. A Dots game with setup
 //! dots adds `SetUp "1"` and `FEN` holding the setup in the protocol's words (`first 12-22 … second …`),
 //! as PGN gives a start position other than the standard one.
 //!
 //! The movetext holds every move in the game's own notation, numbered by move pairs (`1. 4 4 2. 3 5`),
 //! each with a comment: `{book}` for an opening ply, else the time the move took (`{0.012s}`), as
-//! cutechess comments its moves; then a comment with the termination and its detail, and the result.
+//! cutechess comments its moves, after the bot's score and depth when it gave them (`{+0.32/10 0.12s}`,
+//! only in the live PGN of `--pgnout`: [`game`] with the evals); then a comment with the termination
+//! and its detail, and the result.
 
 use std::fmt::Write as _;
 
 use crate::config::time_control::RecordedTimeControl;
 use crate::formats::seconds;
-use crate::record::{GameRecord, Termination};
+use crate::record::{GameRecord, MoveEval, Termination};
 
 /// The PGN of `records`, one game after another, each followed by an empty line; `event` is the
 /// tournament's name.
 pub fn write(records: &[GameRecord], event: &str) -> String {
-    records.iter().map(|r| game(r, event)).collect()
+    records.iter().map(|r| game(r, event, &[])).collect()
 }
 
 /// A tag value with PGN's escapes (`\` and `"` take a backslash).
@@ -60,7 +63,9 @@ fn termination(t: Termination) -> &'static str {
     }
 }
 
-fn game(r: &GameRecord, event: &str) -> String {
+/// One game's PGN, followed by an empty line; `evals` holds the bots' scores of their moves, one per
+/// move after the opening (as `move_ms`; shorter, or empty, when there are none).
+pub fn game(r: &GameRecord, event: &str, evals: &[Option<MoveEval>]) -> String {
     let mut out = String::new();
     // Step 1. The tags.
     let date = match r.date.get(..10) {
@@ -86,7 +91,16 @@ fn game(r: &GameRecord, event: &str) -> String {
         out.push_str(&tag("WhiteTimeControl", &white));
         out.push_str(&tag("BlackTimeControl", &black));
     }
-    out.push_str(&tag("Termination", termination(r.termination)));
+    // A resignation by `[adjudication]` (its detail says so) is cutechess's adjudication.
+    let adjudicated = r.termination == Termination::Resign && r.detail.contains(": adjudicated: ");
+    out.push_str(&tag(
+        "Termination",
+        if adjudicated {
+            "adjudication"
+        } else {
+            termination(r.termination)
+        },
+    ));
     out.push_str(&tag("PlyCount", &r.moves.len().to_string()));
     if !r.setup.is_empty() {
         out.push_str(&tag("SetUp", "1"));
@@ -104,7 +118,15 @@ fn game(r: &GameRecord, event: &str) -> String {
         words.push(m.clone());
         let note = match k.checked_sub(opening) {
             None => Some("{book}".to_string()),
-            Some(i) => r.move_ms.get(i).map(|&ms| format!("{{{}s}}", seconds(ms))),
+            Some(i) => {
+                let eval = evals.get(i).copied().flatten().map(|e| e.to_string());
+                let time = r.move_ms.get(i).map(|&ms| format!("{}s", seconds(ms)));
+                match (eval, time) {
+                    (Some(e), Some(t)) => Some(format!("{{{e} {t}}}")),
+                    (Some(x), None) | (None, Some(x)) => Some(format!("{{{x}}}")),
+                    (None, None) => None,
+                }
+            }
         };
         words.extend(note);
     }
@@ -141,6 +163,32 @@ mod tests {
         assert_eq!(time_control("5000+0 max=700"), "5+0");
         assert_eq!(time_control("max=2000"), "1/2");
         assert_eq!(time_control(""), "?");
+    }
+
+    #[test]
+    fn moves_carry_the_bots_scores_before_their_times() {
+        use crate::record::{GameResult, Score};
+        let mut r = GameRecord::example("a", "b", GameResult::FirstWins);
+        r.opening = vec!["4".into()];
+        r.move_ms = vec![120, 5, 1500, 0, 7, 8];
+        let eval = |cp, depth| {
+            Some(MoveEval {
+                score: Score::Cp(cp),
+                depth,
+            })
+        };
+        let evals = [eval(32, Some(10)), None, eval(-7, None)];
+        let text = game(&r, "t", &evals);
+        let movetext = text.split("\n\n").nth(1).unwrap().replace('\n', " ");
+        assert!(
+            movetext.starts_with(
+                "1. 4 {book} 5 {+0.32/10 0.12s} 2. 4 {0.005s} 5 {-0.07 1.5s} 3. 4 {0s} 5 {0.007s}"
+            ),
+            "{movetext}"
+        );
+        // Without evals, as `arena export` writes it.
+        let plain = game(&r, "t", &[]);
+        assert!(plain.contains("5 {0.12s} 2. 4 {0.005s}"), "{plain}");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::game::process::{BotProcess, IoFailure, Transcript};
 use crate::plan::schedule::ScheduledGame;
 use crate::plan::{BotPlan, Plan};
 use crate::protocol::{self, codecup, ugi};
-use crate::record::{GameRecord, GameResult, Termination};
+use crate::record::{GameRecord, GameResult, MoveEval, Termination};
 use crate::sandbox::Containment;
 
 /// How long a bot may take to exit after `quit` before its process group is killed.
@@ -108,6 +108,10 @@ pub trait Watch: Send + Sync + std::fmt::Debug {
     fn moved(&self, record: &GameRecord, board: &str);
     /// Game `id` is over (recorded or not).
     fn ended(&self, id: &str);
+    /// Game `record` is over and about to be handed back; `evals` holds, for each move a bot made (as
+    /// `record.move_ms`), the mover's last score before it ([`MoveEval`]), `None` when it sent none (or
+    /// speaks CodeCup). Nothing by default: the live PGN's watch keeps them ([`crate::run`]).
+    fn evaluated(&self, _record: &GameRecord, _evals: &[Option<MoveEval>]) {}
 }
 
 /// A game that could not be set up by the arena's fault, not a bot's: a cgroup or folder that could
@@ -186,8 +190,9 @@ impl<'a> Referee<'a> {
         };
 
         let start_score = start.score();
+        let mut evals = Vec::new();
         let outcome = self
-            .contest(start, &mut seats, &transcript, &mut record)
+            .contest(start, &mut seats, &transcript, &mut record, &mut evals)
             .await;
         if let Some(w) = &self.env.watch {
             w.ended(&game.id);
@@ -231,6 +236,10 @@ impl<'a> Referee<'a> {
         if let Some(dir) = &self.env.logs {
             let _ = std::fs::write(dir.join(format!("{}.log", game.id)), transcript.text());
         }
+        if let Some(w) = &self.env.watch {
+            evals.truncate(record.move_ms.len());
+            w.evaluated(&record, &evals);
+        }
         Ok(record)
     }
 
@@ -242,6 +251,7 @@ impl<'a> Referee<'a> {
         seats: &mut [Seat<'a>; 2],
         transcript: &Transcript,
         record: &mut GameRecord,
+        evals: &mut Vec<Option<MoveEval>>,
     ) -> Result<(GameResult, Termination, String), Fault> {
         let (plan, game) = (self.plan, self.game);
         // Step 1. The opening (generated from the same rules, so it is legal).
@@ -314,7 +324,9 @@ impl<'a> Referee<'a> {
             }
         }
 
-        // Step 3. Moves until the game ends.
+        // Step 3. Moves until the game ends. `own`: each bot's scores of its own moves, for
+        // `[adjudication]`.
+        let mut own: [Vec<Option<MoveEval>>; 2] = [Vec::new(), Vec::new()];
         loop {
             if let Some(outcome) = pos.outcome() {
                 let grounded = record.moves.last().map(String::as_str) == Some("ground");
@@ -341,6 +353,29 @@ impl<'a> Referee<'a> {
                     return Ok((result, Termination::Adjudicated, detail));
                 }
             }
+            if let Some(rule) = plan.adjudication.draw {
+                if rule.draws(record.moves.len(), [own[0].as_slice(), own[1].as_slice()]) {
+                    let (result, detail) = match pos.score() {
+                        Some([x, y]) => (
+                            GameResult::from_score([x, y]),
+                            format!("{}; score {x}:{y}", rule.detail()),
+                        ),
+                        None => (GameResult::Draw, rule.detail()),
+                    };
+                    return Ok((result, Termination::Adjudicated, detail));
+                }
+            }
+            if let Some(rule) = plan.adjudication.resign {
+                // Recorded as the resignation of the side to move, as `bestmove resign` is (so the
+                // re-refereeing of the record checks it the same way).
+                let side = pos.turn();
+                if rule.resigns(&own[side.index()]) {
+                    return Err(Fault::Bot(
+                        side,
+                        Forfeit::new(Termination::Resign, rule.detail()),
+                    ));
+                }
+            }
             let side = pos.turn();
             let clocks = [seats[0].clock.left_ms(), seats[1].clock.left_ms()];
             let incs = [
@@ -348,7 +383,7 @@ impl<'a> Referee<'a> {
                 seats[1].clock.control().inc_ms,
             ];
             let seat = &mut seats[side.index()];
-            let (text, spent) = request_move(seat, &game.setup, &record.moves, clocks, incs)
+            let (text, spent, eval) = request_move(seat, &game.setup, &record.moves, clocks, incs)
                 .await
                 .map_err(|f| Fault::Bot(side, f))?;
             if plan.suspend_idle {
@@ -368,6 +403,8 @@ impl<'a> Referee<'a> {
             second_answer(seat, &text).map_err(|f| Fault::Bot(side, f))?;
             record.moves.push(m.to_string());
             record.move_ms.push(spent);
+            evals.push(eval);
+            own[side.index()].push(eval);
             record.score = pos.score();
             seat.known = record.moves.len();
             if let Some(w) = &self.env.watch {
@@ -488,14 +525,15 @@ async fn handshake(seat: &mut Seat<'_>, game_line: &str, seed: u64) -> Result<()
 }
 
 /// Asks the seat's bot for its move in the position after `moves` (played from the start with `setup`'s
-/// dots), under its clock. Returns the move text and the time it took, ms (as charged to the clock).
+/// dots), under its clock. Returns the move text, the time it took, ms (as charged to the clock), and
+/// the last score the bot gave with it (a UGI `info … score …` line after the request's `readyok`).
 async fn request_move(
     seat: &mut Seat<'_>,
     setup: &games::Setup,
     moves: &[String],
     clocks: [Option<u64>; 2],
     incs: [u64; 2],
-) -> Result<(String, u64), Forfeit> {
+) -> Result<(String, u64, Option<MoveEval>), Forfeit> {
     let allowed = seat.clock.allowance();
     // CodeCup has no handshake, so a bot's start-up and its first move cannot be told apart: the first
     // move also gets the startup time, not charged to the clock (as a UGI handshake is not).
@@ -571,6 +609,7 @@ async fn request_move(
     let deadline = started + allowed + grace;
     // UGI: lines before the request's `readyok` belong to an earlier request.
     let mut synced = seat.bot.protocol == ProtocolKind::Codecup;
+    let mut eval = None;
     let reply = loop {
         let line = match process.read_line(deadline).await {
             Ok(line) => line,
@@ -624,7 +663,11 @@ async fn request_move(
                     ))
                 }
                 ugi::BotLine::BestMove(Some(m)) => break m.to_string(),
-                _ => {}
+                _ => {
+                    if let Some(e) = ugi::info_eval(&line) {
+                        eval = Some(e);
+                    }
+                }
             },
         }
     };
@@ -646,5 +689,9 @@ async fn request_move(
     if matches!(seat.bot.protocol, ProtocolKind::Ugi) && reply == ugi::RESIGN {
         return Err(Forfeit::new(Termination::Resign, "resigned"));
     }
-    Ok((reply, spent.as_millis().min(u128::from(u64::MAX)) as u64))
+    Ok((
+        reply,
+        spent.as_millis().min(u128::from(u64::MAX)) as u64,
+        eval,
+    ))
 }

@@ -11,6 +11,7 @@ use crate::config::{
     BotConfig, Config, Format, OpeningOrder, ProtocolKind, SandboxKind, SprtConfig, Sweep,
     TimeControlConfig,
 };
+pub mod adjudication;
 pub mod formats;
 pub mod limits;
 pub mod openings;
@@ -51,6 +52,13 @@ pub struct Plan {
     pub concurrency: usize,
     /// Adjudication limit, plies.
     pub max_plies: Option<u32>,
+    /// How the two games of a game pair share out the first move (`noswap`, `reverse`).
+    pub sides: PairSides,
+    /// `[adjudication]`: games ended by the bots' own scores.
+    pub adjudication: adjudication::Adjudication,
+    /// The config's `pgnout`, resolved against the config file's folder: the PGN file each game is
+    /// appended to as it ends ([`crate::run::RunOptions::pgnout`] overrides it).
+    pub pgnout: Option<PathBuf>,
     /// Whether the waiting bot's processes are stopped while its opponent thinks (CodeCup's rule).
     pub suspend_idle: bool,
     /// Whether the config sets a `processes` limit itself (a default one that the machine cannot enforce
@@ -64,6 +72,43 @@ pub struct Plan {
     pub knockout: Option<KnockoutPlan>,
     /// The ranking's tie-breaks after points; empty: the standings' default (wins, capture difference).
     pub tiebreaks: Vec<crate::config::Tiebreak>,
+}
+
+/// Who moves first in each game of a game pair (cutechess's `-noswap` and `-reverse`): by default the
+/// pair's opener first, then the other bot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairSides {
+    /// Both games with the same first player (the sides are not swapped).
+    pub noswap: bool,
+    /// The other bot opens the pair.
+    pub reverse: bool,
+}
+
+impl PairSides {
+    /// The (first, second) players of the pair's two games, `opener` being the bot the format gives
+    /// the first move of the pair's first game.
+    pub fn games(self, opener: usize, other: usize) -> [(usize, usize); 2] {
+        let (x, y) = if self.reverse {
+            (other, opener)
+        } else {
+            (opener, other)
+        };
+        if self.noswap {
+            [(x, y), (x, y)]
+        } else {
+            [(x, y), (y, x)]
+        }
+    }
+
+    /// `swapped` (the default), `noswap`, `reverse` or `noswap reverse`: the fingerprint's words.
+    pub fn words(self) -> &'static str {
+        match (self.noswap, self.reverse) {
+            (false, false) => "swapped",
+            (true, false) => "noswap",
+            (false, true) => "reverse",
+            (true, true) => "noswap reverse",
+        }
+    }
 }
 
 /// The rules of a knockout bracket (`[knockout]`).
@@ -414,6 +459,13 @@ impl Plan {
                 )));
             }
         }
+        let adjudication = config
+            .adjudication
+            .as_ref()
+            .map(adjudication::Adjudication::new)
+            .transpose()
+            .map_err(|m| err(format!("[adjudication]: {m}")))?
+            .unwrap_or_default();
         let concurrency = config
             .concurrency
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -436,6 +488,12 @@ impl Plan {
             seed: config.seed,
             concurrency,
             max_plies: config.max_plies,
+            sides: PairSides {
+                noswap: config.noswap.unwrap_or(false),
+                reverse: config.reverse.unwrap_or(false),
+            },
+            pgnout: config.pgnout.as_ref().map(|p| base.join(p)),
+            adjudication,
             suspend_idle: config.suspend_idle.unwrap_or(true),
             processes_configured: config.limits.processes.is_some_and(|p| p > 0)
                 || config.bots.iter().any(|b| {

@@ -119,7 +119,8 @@ pub fn rounds(bots: usize, format: Format) -> Vec<Vec<(usize, usize)>> {
 }
 
 /// The whole schedule of `plan`, in play order: for each cycle of `games_per_pair / 2`, each round, each
-/// pair, a game pair (the lower-indexed bot first in odd cycles, second in even ones; then swapped).
+/// pair, a game pair (the lower-indexed bot first in odd cycles, second in even ones; then swapped, unless
+/// `noswap`; the other way round with `reverse`: [`crate::plan::PairSides`]).
 ///
 /// Game pair k (1-based) takes book line k − 1 (wrapping around) of [`Plan::openings`] in file order, or
 /// in the order of a shuffle drawn from the seed; then `opening_plies` random plies from that position.
@@ -144,7 +145,7 @@ pub fn schedule(plan: &Plan) -> Vec<ScheduledGame> {
                 };
                 let opening = random_opening(plan.spec, book, plan.opening_plies, pair_seed);
                 let (x, y) = if cycle % 2 == 0 { (a, b) } else { (b, a) };
-                for (k, (first, second)) in [(x, y), (y, x)].into_iter().enumerate() {
+                for (k, (first, second)) in plan.sides.games(x, y).into_iter().enumerate() {
                     let number = games.len() + 1;
                     games.push(ScheduledGame {
                         id: format!("g{number:04}"),
@@ -293,6 +294,46 @@ mod tests {
         assert_eq!(shuffled[7..14], shuffled[..7], "then the same order again");
         assert_eq!(firsts(&plan(1, "random")), shuffled);
         assert_ne!(firsts(&plan(2, "random")), shuffled);
+    }
+
+    #[test]
+    fn noswap_and_reverse_set_who_opens_each_game_of_a_pair() {
+        let plan = |extra: &str| {
+            let text = format!(
+                "name = \"t\"\ngames_per_pair = 4\nopening_plies = 2\n{extra}\n[game]\nname = \"connect4\"\n\
+                 [time_control]\ntime_ms = 1000\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
+                 [[bots]]\nname = \"b\"\nbuiltin = \"random\"\n"
+            );
+            let path = std::path::Path::new("t.toml");
+            let config = crate::config::Config::parse(&text, path).unwrap();
+            Plan::new(&config, path, std::path::Path::new("/bin/arena")).unwrap()
+        };
+        let sides = |p: &Plan| -> Vec<(usize, usize)> {
+            schedule(p).iter().map(|g| (g.first, g.second)).collect()
+        };
+        // Two cycles of one pair of bots: the second cycle's pair opens with the other bot.
+        let swapped = plan("");
+        assert_eq!(sides(&swapped), [(0, 1), (1, 0), (1, 0), (0, 1)]);
+        assert_eq!(
+            sides(&plan("noswap = true")),
+            [(0, 1), (0, 1), (1, 0), (1, 0)]
+        );
+        assert_eq!(
+            sides(&plan("reverse = true")),
+            [(1, 0), (0, 1), (0, 1), (1, 0)]
+        );
+        assert_eq!(
+            sides(&plan("noswap = true\nreverse = true")),
+            [(1, 0), (1, 0), (0, 1), (0, 1)]
+        );
+        // Only the sides change: ids, openings and seeds are the schedule's.
+        let key = |p: &Plan| -> Vec<(String, Vec<String>, u64)> {
+            schedule(p)
+                .into_iter()
+                .map(|g| (g.id, g.opening, g.seed))
+                .collect()
+        };
+        assert_eq!(key(&plan("noswap = true\nreverse = true")), key(&swapped));
     }
 
     #[test]

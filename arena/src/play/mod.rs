@@ -214,6 +214,7 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         stop: None,
         watch: None,
         player: None,
+        pgnout: None,
     })?;
     run.record_config()?;
     let config = Config::load(&config_path)?;

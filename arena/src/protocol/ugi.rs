@@ -136,6 +136,37 @@ impl<'a> BotLine<'a> {
     }
 }
 
+/// The score and depth of an `info` line (`info depth 6 score 12 nodes 900 pv 4 3`, the arena's own
+/// protocol; or UCI's `score cp 32`, `score mate 3`): `None` for any
+/// other line and for an `info` line without a score. Read as UCI GUIs read it: the words in any order
+/// until `pv` or `string` (the rest is moves or free text), `lowerbound` and `upperbound` ignored.
+pub fn info_eval(line: &str) -> Option<crate::record::MoveEval> {
+    use crate::record::{MoveEval, Score};
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    let (mut score, mut depth) = (None, None);
+    while let Some(w) = words.next() {
+        match w {
+            "pv" | "string" => break,
+            "depth" => depth = words.next().and_then(|d| d.parse::<u32>().ok()),
+            "score" => {
+                score = match words.next() {
+                    Some("cp") => words.next().and_then(|x| x.parse().ok()).map(Score::Cp),
+                    Some("mate") => words.next().and_then(|n| n.parse().ok()).map(Score::Mate),
+                    // The arena's own protocol: `score S` in the bot's units (docs/protocol.md).
+                    Some(x) => x.parse().ok().map(Score::Units),
+                    None => None,
+                }
+                .or(score)
+            }
+            _ => {}
+        }
+    }
+    score.map(|score| MoveEval { score, depth })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +245,45 @@ mod tests {
             setoptions(&seeded, &declared, 7),
             ["setoption name seed value 1"]
         );
+    }
+
+    #[test]
+    fn info_lines_give_their_score_and_depth() {
+        use crate::record::{MoveEval, Score};
+        let e = |score, depth| Some(MoveEval { score, depth });
+        assert_eq!(
+            info_eval("info depth 10 score cp 32 nodes 900 pv 4 3"),
+            e(Score::Cp(32), Some(10))
+        );
+        assert_eq!(
+            info_eval(" info score mate -3 depth 7"),
+            e(Score::Mate(-3), Some(7))
+        );
+        assert_eq!(
+            info_eval("info score cp 15 lowerbound"),
+            e(Score::Cp(15), None)
+        );
+        // The arena's own bots: a bare score, in their units.
+        assert_eq!(
+            info_eval("info depth 6 score -12 nodes 10432 time 3"),
+            e(Score::Units(-12), Some(6))
+        );
+        // Words after pv or string are moves or text, not fields.
+        assert_eq!(
+            info_eval("info depth 2 score cp 1 pv depth 9"),
+            e(Score::Cp(1), Some(2))
+        );
+        for none in [
+            "info depth 5 nodes 100",
+            "info string score cp 40",
+            "bestmove 4",
+            "information score cp 3",
+            "info score cp x",
+            "info score",
+            "info score x",
+        ] {
+            assert_eq!(info_eval(none), None, "{none}");
+        }
     }
 
     #[test]

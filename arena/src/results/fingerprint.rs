@@ -3,7 +3,8 @@
 //! results folder never mixes games played under two configs.
 //!
 //! It holds the game and variant, the seed, the openings (the book's lines by checksum, the random
-//! plies), `max_plies`, the idle-bot rule, and for every bot its command as written, working directory,
+//! plies), `max_plies`, the idle-bot rule, `noswap`, `reverse` and `[adjudication]` (when set), and for
+//! every bot its command as written, working directory,
 //! protocol, options, time control (startup and margin included), limits and sandbox. It leaves out what
 //! does not change a game: the tournament's name, its format and `games_per_pair` (the schedule check
 //! catches a changed schedule), `concurrency` and the rating `anchor`. The contents of a bot's executable
@@ -65,6 +66,15 @@ impl Fingerprint {
             plan.max_plies.map_or("none".into(), |m| m.to_string()),
         );
         put("suspend_idle".into(), plan.suspend_idle.to_string());
+        // Only when set: the fingerprints of folders recorded before `noswap` and `reverse` stay as they
+        // were. The schedule check alone would miss a pair whose first game is recorded and whose
+        // second is not (`noswap` changes only the second).
+        if plan.sides != crate::plan::PairSides::default() {
+            put("game_pairs".into(), plan.sides.words().into());
+        }
+        if plan.adjudication.is_on() {
+            put("adjudication".into(), plan.adjudication.words());
+        }
         for b in &plan.bots {
             let key = |item: &str| format!("bot.{}.{item}", b.name);
             put(key("command"), b.command.clone());
@@ -241,6 +251,18 @@ mod tests {
             (plan("opening_plies = 2", ""), "opening_plies: 0 → 2"),
             (plan("max_plies = 30", ""), "max_plies: none → 30"),
             (
+                plan("noswap = true", ""),
+                "game_pairs: (not recorded) → noswap",
+            ),
+            (
+                plan("[adjudication]\nresign_moves = 3\nresign_score = 600", ""),
+                "adjudication: (not recorded) → resign 3 moves <= -600",
+            ),
+            (
+                plan("reverse = true\nnoswap = true", ""),
+                "game_pairs: (not recorded) → noswap reverse",
+            ),
+            (
                 plan("", "args = [\"--x\"]"),
                 "bot b's command: builtin random → builtin random --x",
             ),
@@ -253,7 +275,12 @@ mod tests {
             );
         }
         // What does not change a game is not part of it.
-        for same in ["concurrency = 1", "games_per_pair = 4", "anchor = \"a\""] {
+        for same in [
+            "concurrency = 1",
+            "games_per_pair = 4",
+            "anchor = \"a\"",
+            "noswap = false",
+        ] {
             assert_eq!(Fingerprint::of(&plan(same, "")), base, "{same}");
         }
     }

@@ -39,7 +39,7 @@ pub mod player;
 pub mod pool;
 mod progress;
 
-pub use progress::{Progress, Sink};
+pub use progress::{Evals, PgnSink, Progress, Sink};
 
 /// The config a run records in its folder.
 #[derive(Clone, Debug)]
@@ -92,11 +92,14 @@ pub struct Setup {
     pub watch: Option<Arc<dyn crate::game::referee::Watch>>,
     /// Who plays the games; `None`: this process ([`player::Local`]).
     pub player: Option<Arc<dyn player::Player>>,
+    /// Append each recorded game to this PGN file ([`PgnSink`]); `None`: no live PGN.
+    pub pgnout: Option<PathBuf>,
 }
 
 impl Setup {
     /// The setup of an `arena run` of `plan` (a tournament, a Swiss, a knockout) into `folder` under
-    /// `opts`: its config file (or `opts.derived_config`), transcripts kept.
+    /// `opts`: its config file (or `opts.derived_config`), transcripts kept, the live PGN of
+    /// `opts.pgnout`, else of the config's `pgnout`.
     pub fn of(plan: &Plan, opts: &RunOptions, folder: String) -> Setup {
         Setup {
             results_root: opts.results_root.clone(),
@@ -109,6 +112,7 @@ impl Setup {
             stop: opts.stop.clone(),
             watch: opts.watch.clone(),
             player: opts.player.clone(),
+            pgnout: opts.pgnout.clone().or_else(|| plan.pgnout.clone()),
         }
     }
 }
@@ -162,6 +166,8 @@ pub struct RunOptions {
     pub watch: Option<Arc<dyn crate::game::referee::Watch>>,
     /// Who plays the games ([`Setup::player`]); `None`: this process.
     pub player: Option<Arc<dyn player::Player>>,
+    /// Append each recorded game to this PGN file (`--pgnout`; over the config's `pgnout`).
+    pub pgnout: Option<PathBuf>,
 }
 
 impl Default for RunOptions {
@@ -180,6 +186,7 @@ impl Default for RunOptions {
             stop: None,
             watch: None,
             player: None,
+            pgnout: None,
         }
     }
 }
@@ -216,6 +223,8 @@ pub struct Run {
     config: Option<(String, PathBuf)>,
     _lock: RunLock,
     env: Option<Arc<GameEnv>>,
+    /// The live PGN, opened by [`Run::env`] when the setup names a file.
+    pgn: Option<PgnSink>,
     stop: watch::Receiver<bool>,
     stop_task: tokio::task::JoinHandle<()>,
     started: Instant,
@@ -264,6 +273,7 @@ impl Run {
             config: Some(config),
             _lock: lock,
             env: None,
+            pgn: None,
             stop,
             stop_task,
             started: Instant::now(),
@@ -335,12 +345,23 @@ impl Run {
         if let Some(w) = Containment::warning(checks).filter(|_| !self.setup.quiet) {
             crate::errln!("{w}");
         }
+        // The live PGN collects the bots' scores through the games' watch, beside the setup's own.
+        if let Some(path) = &self.setup.pgnout {
+            self.pgn = Some(PgnSink::open(path, &checks.name)?);
+        }
+        let watch: Option<Arc<dyn crate::game::referee::Watch>> = match (
+            self.setup.watch.clone(),
+            self.pgn.as_ref().map(PgnSink::watch),
+        ) {
+            (Some(w), Some(p)) => Some(Arc::new(progress::BothWatch(w, p))),
+            (w, p) => w.or_else(|| p.map(|p| p as Arc<dyn crate::game::referee::Watch>)),
+        };
         let env = Arc::new(GameEnv {
             logs: self.setup.logs.then(|| self.dir.logs()),
             containment: Arc::clone(&containment),
             work_root: Some(self.dir.path.join("sandbox")),
             hide: Some(self.setup.results_root.clone()),
-            watch: self.setup.watch.clone(),
+            watch,
         });
         for warning in crate::game::options::preflight(checks, &env)
             .await
@@ -358,7 +379,7 @@ impl Run {
 
     /// Plays `games` of `plan` in `env` (from [`Run::env`]), at most `plan.concurrency` at once, handing
     /// each finished game to `each` in the order they end (a forfeit included; recording it is the
-    /// caller's). `kept` names what the caller keeps when a game cannot be set up ("the {kept} recorded
+    /// caller's), then to the live PGN, if any, once `each` has taken it. `kept` names what the caller keeps when a game cannot be set up ("the {kept} recorded
     /// so far are kept").
     ///
     /// # Errors
@@ -390,7 +411,12 @@ impl Run {
                 }
             };
             self.played += 1;
-            if each(record)? == Flow::Stop {
+            let copy = self.pgn.is_some().then(|| record.clone());
+            let flow = each(record)?;
+            if let (Some(pgn), Some(record)) = (self.pgn.as_mut(), copy) {
+                pgn.game_finished(&record, self.played, 0)?;
+            }
+            if flow == Flow::Stop {
                 pool.abandon().await;
                 return Ok(Played::Stopped);
             }

@@ -1,11 +1,12 @@
-//! Progress on the console and the record of finished games: the two [`Sink`]s every run feeds.
+//! Progress on the console and the record of finished games: the two [`Sink`]s every run feeds; and the
+//! live PGN ([`PgnSink`]) that a run with `--pgnout` feeds besides them.
 
 use std::io::IsTerminal;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::record::GameRecord;
+use crate::record::{GameRecord, MoveEval};
 use crate::results::GameWriter;
 
 /// Where finished games go, in the order they end (after ripgrep's `Sink` and fastchess's `IOutput`).
@@ -94,5 +95,106 @@ impl Sink for Progress {
             None => {}
         }
         Ok(())
+    }
+}
+
+/// The live PGN (cutechess's `-pgnout`): appends each finished game to a file as it is recorded, each
+/// bot move commented with the score and depth the bot last gave before it and the move's time
+/// ([`crate::formats::pgn::game`]). The scores come from its [`Evals`], the run's games' watch.
+pub struct PgnSink {
+    path: std::path::PathBuf,
+    file: std::fs::File,
+    event: String,
+    evals: std::sync::Arc<Evals>,
+}
+
+impl PgnSink {
+    /// Opens `path` for appending (created when missing, never truncated); `event` is the PGN's
+    /// `Event`, the tournament's name.
+    ///
+    /// # Errors
+    /// A file that cannot be opened, with its path.
+    pub fn open(path: &std::path::Path, event: &str) -> Result<PgnSink> {
+        use anyhow::Context;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening the PGN file {}", path.display()))?;
+        Ok(PgnSink {
+            path: path.to_path_buf(),
+            file,
+            event: event.to_string(),
+            evals: std::sync::Arc::default(),
+        })
+    }
+
+    /// The watch that collects the scores of the games being played, for [`crate::game::referee::GameEnv::watch`].
+    pub fn watch(&self) -> std::sync::Arc<Evals> {
+        std::sync::Arc::clone(&self.evals)
+    }
+}
+
+impl Sink for PgnSink {
+    fn game_finished(&mut self, record: &GameRecord, _done: usize, _total: usize) -> Result<()> {
+        use anyhow::Context;
+        use std::io::Write;
+        let evals = self.evals.take(&record.id);
+        let text = crate::formats::pgn::game(record, &self.event, &evals);
+        // One write per game: appended whole, even with another run appending to the same file.
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .with_context(|| format!("writing the PGN file {}", self.path.display()))
+    }
+}
+
+/// The bots' scores of the games in play, by game id, kept from the referee's
+/// [`crate::game::referee::Watch::evaluated`] until the game is written.
+#[derive(Debug, Default)]
+pub struct Evals(std::sync::Mutex<std::collections::HashMap<String, Vec<Option<MoveEval>>>>);
+
+impl Evals {
+    /// The scores of game `id`, forgotten here; empty when none were kept.
+    fn take(&self, id: &str) -> Vec<Option<MoveEval>> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut m| m.remove(id))
+            .unwrap_or_default()
+    }
+}
+
+impl crate::game::referee::Watch for Evals {
+    fn moved(&self, _record: &GameRecord, _board: &str) {}
+    fn ended(&self, _id: &str) {}
+    fn evaluated(&self, record: &GameRecord, evals: &[Option<MoveEval>]) {
+        if evals.iter().any(Option::is_some) {
+            if let Ok(mut m) = self.0.lock() {
+                m.insert(record.id.clone(), evals.to_vec());
+            }
+        }
+    }
+}
+
+/// Two watches of the same games: the run's own ([`super::Setup::watch`]) and the live PGN's.
+#[derive(Debug)]
+pub(crate) struct BothWatch(
+    pub(crate) std::sync::Arc<dyn crate::game::referee::Watch>,
+    pub(crate) std::sync::Arc<dyn crate::game::referee::Watch>,
+);
+
+impl crate::game::referee::Watch for BothWatch {
+    fn moved(&self, record: &GameRecord, board: &str) {
+        self.0.moved(record, board);
+        self.1.moved(record, board);
+    }
+    fn ended(&self, id: &str) {
+        self.0.ended(id);
+        self.1.ended(id);
+    }
+    fn evaluated(&self, record: &GameRecord, evals: &[Option<MoveEval>]) {
+        self.0.evaluated(record, evals);
+        self.1.evaluated(record, evals);
     }
 }

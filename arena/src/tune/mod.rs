@@ -155,6 +155,18 @@ impl Tuning {
             "{}: the tuned bot cannot have a sweep",
             at()
         );
+        anyhow::ensure!(
+            !config.noswap.unwrap_or(false) && !config.reverse.unwrap_or(false),
+            "{}: noswap and reverse are not for a tuning: each of its game pairs gives both probes the \
+             first move once",
+            at()
+        );
+        anyhow::ensure!(
+            config.pgnout.is_none(),
+            "{}: pgnout is not for a tuning (its games are not kept); `arena export` writes the PGN \
+             of its verifying match",
+            at()
+        );
         if let Some(p) = tune
             .params
             .iter()
@@ -511,6 +523,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         stop: None,
         watch: None,
         player: None,
+        pgnout: None,
     })?;
     let dir = run.dir.clone();
     let csv = dir.path.join(record::FILE);
@@ -810,6 +823,15 @@ options = { depth = 2 }
         assert!(tuning(&CONFIG.replace("max = 10", "max = 10.5\ninteger = false")).is_ok());
         let two = format!("{CONFIG}[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n");
         assert!(err(two).contains("exactly one bot"));
+        for key in ["noswap = true", "reverse = true"] {
+            assert!(
+                err(CONFIG.replace("[game]", &format!("{key}\n[game]")))
+                    .contains("not for a tuning"),
+                "{key}"
+            );
+        }
+        assert!(err(CONFIG.replace("[game]", "pgnout = \"x.pgn\"\n[game]"))
+            .contains("not for a tuning"));
         // `arena run` refuses a tune config instead of ignoring its [tune] table.
         let c = Config::parse(CONFIG, Path::new("t.toml")).unwrap();
         let e = Plan::new(&c, Path::new("t.toml"), Path::new("/bin/sh")).unwrap_err();

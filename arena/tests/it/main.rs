@@ -15,6 +15,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod adjudication;
 mod analyze;
 mod book;
 mod closed_stderr;

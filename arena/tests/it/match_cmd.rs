@@ -335,3 +335,309 @@ fn an_sprt_match_prints_the_state_of_its_test() {
         Some((200.0, 20))
     );
 }
+
+#[test]
+fn noswap_and_reverse_choose_who_opens_each_game_of_a_pair() {
+    let tmp = tempfile::tempdir().unwrap();
+    let flags = |name: &str, extra: &[&'static str]| -> Vec<String> {
+        let mut f: Vec<String> = [
+            "builtin:alphabeta",
+            "builtin:random",
+            "--set-a",
+            "depth=1",
+            "--game",
+            "tictactoe",
+            "--tc",
+            "10+0.1",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--concurrency",
+            "2",
+            "--name",
+            name,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        f.extend(extra.iter().map(|s| s.to_string()));
+        f
+    };
+    let play = |name: &str, extra: &[&'static str]| -> Vec<(String, String)> {
+        let f = flags(name, extra);
+        let args: Vec<&str> = f.iter().map(String::as_str).collect();
+        let out = arena_match(tmp.path(), &args);
+        assert!(out.status.success(), "{}", text(&out));
+        let mut g = games(tmp.path(), name);
+        g.sort_by(|a, b| a.id.cmp(&b.id));
+        g.into_iter().map(|g| (g.id, g.first)).collect()
+    };
+    let firsts =
+        |v: &[(String, String)]| -> Vec<String> { v.iter().map(|(_, f)| f.clone()).collect() };
+    // Two game pairs: A opens the first, B the second (a round-robin's second cycle).
+    let (a, b) = ("alphabeta".to_string(), "random".to_string());
+    assert_eq!(
+        firsts(&play("swapped", &[])),
+        [a.clone(), b.clone(), b.clone(), a.clone()]
+    );
+    assert_eq!(
+        firsts(&play("noswap", &["--noswap"])),
+        [a.clone(), a.clone(), b.clone(), b.clone()]
+    );
+    assert_eq!(
+        firsts(&play("reverse", &["--reverse"])),
+        [b.clone(), a.clone(), a.clone(), b.clone()]
+    );
+    assert_eq!(
+        firsts(&play("both", &["--noswap", "--reverse"])),
+        [b.clone(), b.clone(), a.clone(), a.clone()]
+    );
+    // Saved as config keys; and a folder is not resumed under the other choice.
+    let f = flags(
+        "both",
+        &["--noswap", "--reverse", "--save-config", "m.toml"],
+    );
+    let args: Vec<&str> = f.iter().map(String::as_str).collect();
+    assert!(arena_match(tmp.path(), &args).status.success());
+    let config = arena::config::Config::load(&tmp.path().join("m.toml")).unwrap();
+    assert_eq!((config.noswap, config.reverse), (Some(true), Some(true)));
+    // cutechess's adjudication words become the [adjudication] table.
+    let f = flags(
+        "adjudicated",
+        &[
+            "--resign",
+            "movecount=3",
+            "score=600",
+            "--draw",
+            "movenumber=40",
+            "movecount=8",
+            "score=10",
+            "--save-config",
+            "a.toml",
+        ],
+    );
+    let args: Vec<&str> = f.iter().map(String::as_str).collect();
+    let out = arena_match(tmp.path(), &args);
+    assert!(out.status.success(), "{}", text(&out));
+    let config = arena::config::Config::load(&tmp.path().join("a.toml")).unwrap();
+    let a = config.adjudication.unwrap();
+    assert_eq!(
+        (
+            a.resign_moves,
+            a.resign_score,
+            a.draw_after,
+            a.draw_moves,
+            a.draw_score
+        ),
+        (Some(3), Some(600), Some(40), Some(8), Some(10))
+    );
+    let f = flags("noswap", &[]);
+    let args: Vec<&str> = f.iter().map(String::as_str).collect();
+    let out = arena_match(tmp.path(), &args);
+    assert!(!out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--fresh"), "{stderr}");
+}
+
+/// The PGN's movetext as tokens, comments whole: `1.`, `4`, `{book}`, …, the result last.
+fn movetext_tokens(game: &str) -> Vec<String> {
+    let body = game
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut out = Vec::new();
+    let mut rest = body.trim();
+    while !rest.is_empty() {
+        let end = if rest.starts_with('{') {
+            rest.find('}').unwrap() + 1
+        } else {
+            rest.find(char::is_whitespace).unwrap_or(rest.len())
+        };
+        out.push(rest[..end].to_string());
+        rest = rest[end..].trim_start();
+    }
+    out
+}
+
+#[test]
+fn pgnout_appends_each_game_as_it_ends_with_the_bots_scores() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "builtin:alphabeta",
+        "builtin:random",
+        "--set-a",
+        "depth=2",
+        "--game",
+        "tictactoe",
+        "--tc",
+        "10+0.1",
+        "--games",
+        "4",
+        "--random-plies",
+        "1",
+        "--seed",
+        "4",
+        "--concurrency",
+        "2",
+        "--pgnout",
+        "live.pgn",
+    ];
+    let out = arena_match(tmp.path(), &args);
+    assert!(out.status.success(), "{}", text(&out));
+    let pgn = std::fs::read_to_string(tmp.path().join("live.pgn")).unwrap();
+    let recorded = games(tmp.path(), "alphabeta-vs-random-tictactoe");
+    // Each game: its tags, an empty line, its movetext, an empty line.
+    let blocks: Vec<&str> = pgn.split("\n\n").filter(|b| !b.trim().is_empty()).collect();
+    let texts: Vec<String> = blocks.chunks(2).map(|c| c.join("\n\n")).collect();
+    assert_eq!(texts.len(), 4, "{pgn}");
+    assert!(texts
+        .iter()
+        .all(|t| t.starts_with("[Event \"alphabeta-vs-random-tictactoe\"]")));
+    let mut scored = 0;
+    for g in &texts {
+        let id_white = g
+            .lines()
+            .find_map(|l| l.strip_prefix("[White \""))
+            .unwrap()
+            .trim_end_matches("\"]");
+        let result = g
+            .lines()
+            .find_map(|l| l.strip_prefix("[Result \""))
+            .unwrap()
+            .trim_end_matches("\"]");
+        let tokens = movetext_tokens(g);
+        // The moves, the comments after each and the closing comment and result.
+        let moves: Vec<&String> = tokens
+            .iter()
+            .filter(|t| !t.starts_with('{') && !t.ends_with('.'))
+            .collect();
+        assert_eq!(moves.last().map(|s| s.as_str()), Some(result));
+        let moves: Vec<String> = moves[..moves.len() - 1]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let r = recorded
+            .iter()
+            .find(|r| r.moves == moves && r.first == id_white)
+            .unwrap_or_else(|| panic!("no recorded game has the moves {moves:?}\n{g}"));
+        assert_eq!(r.result.to_string(), result);
+        // Every move is followed by its comment: `{book}` for the opening's ply, then the mover's score
+        // and depth (alphabeta reports them; random does not) and the time.
+        let comments: Vec<&String> = tokens
+            .iter()
+            .skip_while(|t| !t.starts_with('{'))
+            .filter(|t| t.starts_with('{'))
+            .collect();
+        assert_eq!(comments.len(), r.moves.len() + 1, "{g}");
+        assert_eq!(comments[0], "{book}");
+        for (k, c) in comments[1..r.moves.len()].iter().enumerate() {
+            let words: Vec<&str> = c.trim_matches(['{', '}']).split(' ').collect();
+            let time = words.last().unwrap();
+            assert!(time.ends_with('s'), "{c} in\n{g}");
+            let mover = if (k + 1) % 2 == 0 {
+                &r.first
+            } else {
+                &r.second
+            };
+            if mover == "alphabeta" {
+                assert_eq!(words.len(), 2, "{c}: score/depth and time\n{g}");
+                let (score, depth) = words[0].split_once('/').unwrap();
+                assert!(score == "0" || score.starts_with(['+', '-']), "{c} in\n{g}");
+                assert!(depth.parse::<u32>().unwrap() >= 1, "{c}");
+                scored += 1;
+            } else {
+                assert_eq!(words.len(), 1, "{c}: random gives no score\n{g}");
+            }
+        }
+    }
+    assert!(scored > 0);
+    // A complete match played again adds nothing; the file is appended to, never truncated.
+    let out = arena_match(tmp.path(), &args);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("live.pgn")).unwrap(),
+        pgn
+    );
+
+    // python-chess's reader takes the movetext's structure: its tags, moves, comments and result. (Its
+    // tokenizer reads only what looks like a chess move: tic-tac-toe's `b2` does; Connect Four's digits
+    // and Dots' `12-22` it skips as it skips any text it does not know, reading the tags, comments and
+    // result all the same.)
+    let have_chess = std::process::Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_chess {
+        eprintln!(
+            "skipped the python-chess check: `python3 -c 'import chess'` fails (pip install chess)"
+        );
+        return;
+    }
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(PYTHON_CHESS_READER)
+        .arg(tmp.path().join("live.pgn"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    for line in lines {
+        // White, Black, Result, the number of moves, the number of comments
+        let w: Vec<&str> = line.split('\t').collect();
+        let r = recorded
+            .iter()
+            .find(|r| r.first == w[0] && r.second == w[1] && r.moves.len().to_string() == w[3])
+            .unwrap_or_else(|| panic!("{line}"));
+        assert_eq!(r.result.to_string(), w[2]);
+        assert_eq!(
+            w[4],
+            (r.moves.len() + 1).to_string(),
+            "a comment a move, and the closing one: {line}"
+        );
+    }
+}
+
+/// Reads a PGN file with python-chess's reader and a visitor that takes every move token as it is
+/// (the games are not chess): prints White, Black, Result, the moves and the comments on moves, a line
+/// a game; fails on any error the reader reports but its `unsupported variant` (python-chess knows chess
+/// variants only, and goes on with the movetext).
+const PYTHON_CHESS_READER: &str = r#"
+import sys, chess, chess.pgn
+
+class Board(chess.Board):
+    pass
+
+class Reader(chess.pgn.BaseVisitor):
+    def begin_game(self):
+        self.headers, self.moves, self.comments, self.errors = {}, 0, 0, []
+    def visit_header(self, name, value):
+        self.headers[name] = value
+    def visit_board(self, board):
+        pass
+    def parse_san(self, board, san):
+        return chess.Move.null()
+    def visit_move(self, board, move):
+        self.moves += 1
+    def visit_comment(self, comment):
+        self.comments += 1
+    def handle_error(self, error):
+        # A game it does not know: reported, then read on a chess board, which the visitor never uses.
+        if not str(error).startswith("unsupported variant"):
+            self.errors.append(error)
+    def result(self):
+        return self
+
+with open(sys.argv[1]) as f:
+    while True:
+        game = chess.pgn.read_game(f, Visitor=Reader)
+        if game is None:
+            break
+        if game.errors:
+            sys.exit(f"errors: {game.errors}")
+        h = game.headers
+        print("\t".join([h["White"], h["Black"], h["Result"], str(game.moves), str(game.comments)]))
+"#;

@@ -84,7 +84,8 @@ fn book_order(plan: &Plan) -> Vec<usize> {
 }
 
 /// The two games of game pair `pair_no` (1-based; games `2·pair_no − 1` and `2·pair_no`) in round
-/// `round`: `opener` moves first in the first, then the sides swap; the opening and seeds are drawn
+/// `round`: `opener` moves first in the first, then the sides swap (as [`crate::plan::PairSides`]
+/// says: not with `noswap`, the other way round with `reverse`); the opening and seeds are drawn
 /// as the round-robin schedule draws them for the same pair number.
 fn game_pair(
     plan: &Plan,
@@ -114,7 +115,8 @@ fn game_pair(
             seed: crate::plan::schedule::game_seed(pair_seed, k as u64),
         }
     };
-    [game(0, opener, other), game(1, other, opener)]
+    let [(a, b), (c, d)] = plan.sides.games(opener, other);
+    [game(0, a, b), game(1, c, d)]
 }
 
 /// How many games a Swiss or knockout plan plays, for `arena check`: `4 rounds of 4 pairings, 32 games`,
@@ -193,6 +195,26 @@ mod tests {
             describe(&p).unwrap(),
             "3 rounds of 4 pairings (2 games a pairing, a bye a round), 24 games"
         );
+    }
+
+    #[test]
+    fn swiss_and_knockout_pairs_follow_noswap_and_reverse() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let sides = |extra: &str| {
+            let p = plan(
+                d,
+                &format!("format = \"swiss\"\nrounds = 1\n{extra}"),
+                4,
+                "connect4",
+            )
+            .unwrap();
+            game_pair(&p, &book_order(&p), 1, 1, (2, 3)).map(|g| (g.first, g.second))
+        };
+        assert_eq!(sides(""), [(2, 3), (3, 2)]);
+        assert_eq!(sides("noswap = true"), [(2, 3), (2, 3)]);
+        assert_eq!(sides("reverse = true"), [(3, 2), (2, 3)]);
+        assert_eq!(sides("noswap = true\nreverse = true"), [(3, 2), (3, 2)]);
     }
 
     #[test]
