@@ -117,7 +117,9 @@ impl Db {
     /// A database error.
     pub async fn now(&self) -> anyhow::Result<i64> {
         let sql = match self.backend {
-            Backend::Postgres => "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+            Backend::Postgres => {
+                "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+            }
             Backend::Sqlite => "SELECT CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
         };
         let (now,): (i64,) = sqlx::query_as(sql).fetch_one(&self.pool).await?;
@@ -596,7 +598,12 @@ mod tests {
         db.open_run("competition-1", 1).await.unwrap();
         db.enqueue("competition-1", "g0001", "{}").await.unwrap();
         let a = db.claim("a", 1).await.unwrap().unwrap();
-        assert_eq!(db.heartbeat("a", 2, 60_000, &[a.clone()]).await.unwrap(), 1);
+        assert_eq!(
+            db.heartbeat("a", 2, 60_000, std::slice::from_ref(&a))
+                .await
+                .unwrap(),
+            1
+        );
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         assert!(db.claim("b", 60_000).await.unwrap().is_none());
         db.release(&a).await.unwrap();

@@ -335,7 +335,11 @@ mod tests {
 
     #[test]
     fn only_a_games_own_log_files_travel() {
-        for ok in ["g0001.log", "g0001-first-alice.stderr", "g0001-second-bob.stderr"] {
+        for ok in [
+            "g0001.log",
+            "g0001-first-alice.stderr",
+            "g0001-second-bob.stderr",
+        ] {
             assert!(is_log_of(ok, "g0001"), "{ok}");
         }
         for bad in [

@@ -78,9 +78,8 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
         .filter(|e| !e.disqualified)
         .map(|e| e.name.clone())
         .collect();
-    let csv_len = || {
-        std::fs::metadata(app.data.competition(id).join("games.csv")).map_or(0, |m| m.len())
-    };
+    let csv_len =
+        || std::fs::metadata(app.data.competition(id).join("games.csv")).map_or(0, |m| m.len());
     let len = csv_len();
     let running = app
         .db
@@ -89,7 +88,10 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
         .is_some_and(|c| c.status == "running");
     {
         let mut cache = app.standings.lock().expect("the cache's lock");
-        if let Some(t) = cache.get_mut(&id).filter(|t| t.table.disqualified == disqualified) {
+        if let Some(t) = cache
+            .get_mut(&id)
+            .filter(|t| t.table.disqualified == disqualified)
+        {
             if t.len == len {
                 return Ok(Arc::clone(&t.table));
             }
@@ -101,7 +103,9 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
                         if let Err(e) = refresh(&app, id, names, disqualified).await {
                             crate::errln!("arena serve: the standings of competition {id}: {e:#}");
                         }
-                        if let Some(t) = app.standings.lock().expect("the cache's lock").get_mut(&id) {
+                        if let Some(t) =
+                            app.standings.lock().expect("the cache's lock").get_mut(&id)
+                        {
                             t.refreshing = false;
                         }
                     });

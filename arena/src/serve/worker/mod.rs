@@ -99,7 +99,10 @@ pub async fn work(
     loop {
         let started = async {
             let orphans = shared.db.release_all(&name).await?;
-            shared.db.heartbeat(&name, slots as i64, lease_ms, &[]).await?;
+            shared
+                .db
+                .heartbeat(&name, slots as i64, lease_ms, &[])
+                .await?;
             anyhow::Ok(orphans)
         };
         match started.await {
@@ -271,7 +274,10 @@ async fn play(shared: &Shared, claim: Claim) -> Option<(Claim, String)> {
     let (run, game) = match prepared {
         Ok(x) => x,
         Err(e) if claim.attempt >= MAX_ATTEMPTS => {
-            return failed(format!("no worker could play it ({} tries; the last: {e:#})", claim.attempt))
+            return failed(format!(
+                "no worker could play it ({} tries; the last: {e:#})",
+                claim.attempt
+            ))
         }
         Err(e) => {
             crate::errln!(
