@@ -199,7 +199,10 @@ fn a_connect_four_win_is_ringed_on_its_last_ply() {
         seed: 1,
         date: String::new(),
     };
-    let report = report_of(&dir.path().join("results").join("c4"), std::slice::from_ref(&r));
+    let report = report_of(
+        &dir.path().join("results").join("c4"),
+        std::slice::from_ref(&r),
+    );
     let browser = launch(exe, &dir.path().join("profile"));
     let (tab, console) = open_report(&browser, &report);
     open_game(&tab, &r);
