@@ -10,9 +10,7 @@ use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args};
 
 use arena::config::matchup::{seconds_ms, BotSource, Clock, Length, Match, MatchBot};
-use arena::config::{
-    GameConfig, OpeningOrder, OpeningsConfig, ProtocolKind, SandboxKind, SprtConfig,
-};
+use arena::config::{OpeningOrder, OpeningsConfig, ProtocolKind, SandboxKind, SprtConfig};
 use arena::plan::Plan;
 use arena::standings::head_to_head::HeadToHead;
 use arena::{out, outln};
@@ -72,21 +70,8 @@ pub struct MatchArgs {
     /// B's protocol.
     #[arg(long, default_value = "ugi", value_parser = ["ugi", "codecup"])]
     protocol_b: String,
-    /// tictactoe, connect4 or dots.
-    #[arg(long)]
-    game: String,
-    /// Columns (tic-tac-toe, Connect Four) or points across (Dots); default: the game's.
-    #[arg(long)]
-    width: Option<u32>,
-    /// Rows, or points down; default: the game's.
-    #[arg(long)]
-    height: Option<u32>,
-    /// Tic-tac-toe: stones in a row to win.
-    #[arg(long)]
-    k: Option<u32>,
-    /// Dots: empty, cross (default) or four-crosses.
-    #[arg(long)]
-    start: Option<String>,
+    #[command(flatten)]
+    game: super::GameFlags,
     /// Each bot's clock for the game in seconds, as cutechess writes it: TIME+INC (10+0.1), TIME (60)
     /// or MIN:SEC+INC (1:30+1). Moves per period (40/60) are refused: a clock here is a budget for the
     /// whole game plus an increment.
@@ -267,13 +252,7 @@ fn matchup(args: &MatchArgs) -> Result<Match> {
     Ok(Match {
         name: args.name.clone(),
         bots: [a, b],
-        game: GameConfig {
-            name: args.game.clone(),
-            width: args.width,
-            height: args.height,
-            k: args.k,
-            start: args.start.clone(),
-        },
+        game: args.game.config(),
         clock: args.tc,
         movetime_ms: args.movetime,
         length,

@@ -72,6 +72,40 @@ pub enum Command {
 }
 
 /// The async runtime the commands that run bot processes use.
+/// The game and its variant, as `arena probe` and `arena match` take them: a config's `[game]` table
+/// as flags.
+#[derive(Debug, clap::Args)]
+pub struct GameFlags {
+    /// tictactoe, connect4 or dots.
+    #[arg(long)]
+    game: String,
+    /// Columns (tic-tac-toe, Connect Four) or points across (Dots); default: the game's.
+    #[arg(long)]
+    width: Option<u32>,
+    /// Rows, or points down; default: the game's.
+    #[arg(long)]
+    height: Option<u32>,
+    /// Tic-tac-toe: stones in a row to win.
+    #[arg(long)]
+    k: Option<u32>,
+    /// Dots: empty, cross (default) or four-crosses.
+    #[arg(long)]
+    start: Option<String>,
+}
+
+impl GameFlags {
+    /// The `[game]` table of these flags.
+    fn config(&self) -> arena::config::GameConfig {
+        arena::config::GameConfig {
+            name: self.game.clone(),
+            width: self.width,
+            height: self.height,
+            k: self.k,
+            start: self.start.clone(),
+        }
+    }
+}
+
 fn runtime() -> Result<tokio::runtime::Runtime> {
     // One thread: the arena only moves lines between processes, and a single-threaded runtime answers
     // a bot's line without a cross-thread wake-up (`arena bench`; the first reader on a multi-threaded

@@ -16,21 +16,8 @@ use super::runtime;
 /// `arena probe --game connect4 -- ./mybot --level 3`.
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
-    /// tictactoe, connect4 or dots.
-    #[arg(long)]
-    game: String,
-    /// Columns (tic-tac-toe, Connect Four) or points across (Dots); default: the game's.
-    #[arg(long)]
-    width: Option<u32>,
-    /// Rows, or points down; default: the game's.
-    #[arg(long)]
-    height: Option<u32>,
-    /// Tic-tac-toe: stones in a row to win.
-    #[arg(long)]
-    k: Option<u32>,
-    /// Dots: empty, cross (default) or four-crosses.
-    #[arg(long)]
-    start: Option<String>,
+    #[command(flatten)]
+    game: super::GameFlags,
     /// The bot's protocol.
     #[arg(long, default_value = "ugi", value_parser = ["ugi", "codecup"])]
     protocol: String,
@@ -101,11 +88,11 @@ pub fn run(args: ProbeArgs) -> Result<ExitCode> {
             arena::config::ProtocolKind::Ugi
         },
         options,
-        game: args.game,
-        width: args.width,
-        height: args.height,
-        k: args.k,
-        start: args.start,
+        game: args.game.game,
+        width: args.game.width,
+        height: args.game.height,
+        k: args.game.k,
+        start: args.game.start,
         games: args.games,
         opponent: args.opponent,
         time_ms: args.time_ms,

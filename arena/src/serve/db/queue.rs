@@ -116,14 +116,18 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn now(&self) -> anyhow::Result<i64> {
-        let sql = match self.backend {
-            Backend::Postgres => {
-                "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
-            }
-            Backend::Sqlite => "SELECT CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
-        };
-        let (now,): (i64,) = sqlx::query_as(sql).fetch_one(&self.pool).await?;
+        let (now,): (i64,) = sqlx::query_as(&format!("SELECT {}", self.clock()))
+            .fetch_one(&self.pool)
+            .await?;
         Ok(now)
+    }
+
+    /// The SQL of the database's clock, ms since the Unix epoch.
+    fn clock(&self) -> &'static str {
+        match self.backend {
+            Backend::Postgres => "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+            Backend::Sqlite => "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
+        }
     }
 
     /// A waiter for queued games (`results`: for stored results).
@@ -292,17 +296,18 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn claim(&self, worker: &str, lease_ms: i64) -> anyhow::Result<Option<Claim>> {
-        let now = self.now().await?;
         // First the runs in the order they are served (few: the open checks and competitions), then
-        // the first claimable game of the first run that has one.
-        let runs: Vec<(String,)> = sqlx::query_as(
-            "SELECT r.run FROM runs r WHERE r.active = 1 AND EXISTS (SELECT 1 FROM queue q \
+        // the first claimable game of the first run that has one. The database's clock is read in
+        // the same statement, once.
+        let runs: Vec<(String, i64)> = sqlx::query_as(&format!(
+            "WITH c AS (SELECT {} AS now) \
+             SELECT r.run, c.now FROM runs r, c WHERE r.active = 1 AND EXISTS (SELECT 1 FROM queue q \
                 WHERE q.run = r.run AND (q.status = 'queued' \
-                OR (q.status = 'leased' AND q.lease_until_ms < $1))) \
+                OR (q.status = 'leased' AND q.lease_until_ms < c.now))) \
              ORDER BY r.priority, (SELECT COUNT(*) FROM queue l WHERE l.run = r.run \
-                AND l.status = 'leased' AND l.lease_until_ms >= $1), r.run",
-        )
-        .bind(now)
+                AND l.status = 'leased' AND l.lease_until_ms >= c.now), r.run",
+            self.clock()
+        ))
         .fetch_all(&self.pool)
         .await?;
         // PostgreSQL: rows another worker is claiming are skipped, not waited for. SQLite: the write
@@ -311,7 +316,7 @@ impl Db {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
         };
-        for (run,) in runs {
+        for (run, now) in runs {
             let mut tx = self.write().await?;
             let row: Option<(String, String)> = sqlx::query_as(&format!(
                 "SELECT game, job FROM queue WHERE run = $1 AND (status = 'queued' \
