@@ -99,11 +99,14 @@ pub enum Termination {
     /// The `max_plies` limit, or `[adjudication]`'s draw rule: decided by score (Dots) or drawn. (Its
     /// resign rule is recorded as [`Termination::Resign`], the detail saying `adjudicated`.)
     Adjudicated,
+    /// `[adjudication]`'s solver rule: the game's value under perfect play was proved (Connect Four,
+    /// tic-tac-toe; [`crate::analyze::judge`]), and is its result.
+    Solved,
 }
 
 impl Termination {
     /// Every termination; the forfeits among them in the order of the standings' forfeit columns.
-    pub const ALL: [Termination; 9] = [
+    pub const ALL: [Termination; 10] = [
         Termination::Normal,
         Termination::Ground,
         Termination::Resign,
@@ -113,6 +116,7 @@ impl Termination {
         Termination::Protocol,
         Termination::Limit,
         Termination::Adjudicated,
+        Termination::Solved,
     ];
 
     /// The five kinds of forfeit.
@@ -141,6 +145,7 @@ impl Termination {
             Termination::Protocol => "protocol",
             Termination::Limit => "limit",
             Termination::Adjudicated => "adjudicated",
+            Termination::Solved => "solved",
         }
     }
 }

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod connect4;
+pub mod judge;
 pub mod tictactoe;
 
 use std::collections::BTreeMap;

@@ -55,6 +55,11 @@ impl TicTacToeOracle {
         key
     }
 
+    /// The positions the last [`value`](Self::value) searched (not counting those it found memoized).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// The value of `pos` for its side to move; `None` when the node cap ran out.
     pub fn value(&mut self, pos: &TicTacToe) -> Option<Value> {
         self.nodes = 0;

@@ -130,6 +130,11 @@ pub struct MatchArgs {
     /// draw_after, draw_moves, draw_score).
     #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE")]
     draw: Option<Vec<String>>,
+    /// Connect Four and tic-tac-toe: from ply N on, end a game as soon as the built-in solver proves
+    /// its value within M nodes a position, as cutechess's tablebase adjudication: plies=N [nodes=M]
+    /// (the config's [adjudication] solver_plies, solver_nodes; M defaults to 1000000).
+    #[arg(long, num_args = 1..=2, value_name = "KEY=VALUE")]
+    solver: Option<Vec<String>>,
     /// Both bots' sandbox (default: bubblewrap for executables, none for built-in bots).
     #[arg(long, value_parser = ["bubblewrap", "none"])]
     sandbox: Option<String>,
@@ -278,6 +283,7 @@ fn matchup(args: &MatchArgs) -> Result<Match> {
         adjudication: arena::config::matchup::adjudication(
             args.resign.as_deref(),
             args.draw.as_deref(),
+            args.solver.as_deref(),
         )
         .map_err(anyhow::Error::msg)?,
     })

@@ -341,13 +341,15 @@ impl Match {
 }
 
 /// `[adjudication]` from cutechess's `-resign` and `-draw` words: `resign` holds `movecount=N score=S`,
-/// `draw` `movenumber=N movecount=N score=S` (`movenumber` optional), each word once.
+/// `draw` `movenumber=N movecount=N score=S` (`movenumber` optional), and `--solver`'s `plies=N
+/// nodes=N` (`nodes` optional), each word once.
 ///
 /// # Errors
 /// A word that is not `key=integer`, a key the option does not take, a key missing.
 pub fn adjudication(
     resign: Option<&[String]>,
     draw: Option<&[String]>,
+    solver: Option<&[String]>,
 ) -> Result<Option<AdjudicationConfig>, String> {
     fn words(flag: &str, given: &[String], keys: &[&str]) -> Result<BTreeMap<String, i64>, String> {
         let mut out = BTreeMap::new();
@@ -372,7 +374,7 @@ pub fn adjudication(
             .map(|&v| u32::try_from(v).map_err(|_| format!("{flag} {k}={v}: out of range")))
             .transpose()
     };
-    if resign.is_none() && draw.is_none() {
+    if resign.is_none() && draw.is_none() && solver.is_none() {
         return Ok(None);
     }
     let mut c = AdjudicationConfig::default();
@@ -387,6 +389,14 @@ pub fn adjudication(
         c.draw_after = count("--draw", &m, "movenumber")?;
         c.draw_moves = Some(count("--draw", &m, "movecount")?.ok_or("--draw needs movecount=N")?);
         c.draw_score = Some(*m.get("score").ok_or("--draw needs score=S")?);
+    }
+    if let Some(s) = solver {
+        let m = words("--solver", s, &["plies", "nodes"])?;
+        c.solver_plies = Some(count("--solver", &m, "plies")?.ok_or("--solver needs plies=N")?);
+        c.solver_nodes = m
+            .get("nodes")
+            .map(|&v| u64::try_from(v).map_err(|_| format!("--solver nodes={v}: out of range")))
+            .transpose()?;
     }
     Ok(Some(c))
 }
@@ -614,10 +624,11 @@ mod tests {
     #[test]
     fn cutechess_adjudication_words_make_the_table() {
         let w = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_string).collect() };
-        assert_eq!(adjudication(None, None), Ok(None));
+        assert_eq!(adjudication(None, None, None), Ok(None));
         let c = adjudication(
             Some(&w("movecount=3 score=600")),
             Some(&w("movenumber=40 movecount=8 score=10")),
+            None,
         )
         .unwrap()
         .unwrap();
@@ -631,10 +642,29 @@ mod tests {
             ),
             (Some(3), Some(600), Some(40), Some(8), Some(10))
         );
-        let c = adjudication(None, Some(&w("score=5 movecount=2")))
+        let c = adjudication(None, Some(&w("score=5 movecount=2")), None)
             .unwrap()
             .unwrap();
         assert_eq!((c.draw_after, c.resign_moves), (None, None));
+        let c = adjudication(None, None, Some(&w("plies=12 nodes=5000")))
+            .unwrap()
+            .unwrap();
+        assert_eq!((c.solver_plies, c.solver_nodes), (Some(12), Some(5000)));
+        let c = adjudication(None, None, Some(&w("plies=0")))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (c.solver_plies, c.solver_nodes, c.draw_moves),
+            (Some(0), None, None)
+        );
+        for (solver, err) in [
+            ("nodes=5", "needs plies"),
+            ("plies=3 nodes=-5", "out of range"),
+            ("plies=3 depth=5", "none of plies, nodes"),
+        ] {
+            let e = adjudication(None, None, Some(&w(solver))).unwrap_err();
+            assert!(e.contains(err), "{solver}: {e}");
+        }
         for (resign, err) in [
             ("movecount=3", "needs score"),
             ("score=600", "needs movecount"),
@@ -644,7 +674,7 @@ mod tests {
             ("3 600", "KEY=VALUE"),
             ("movecount=-1 score=6", "out of range"),
         ] {
-            let e = adjudication(Some(&w(resign)), None).unwrap_err();
+            let e = adjudication(Some(&w(resign)), None, None).unwrap_err();
             assert!(e.contains(err), "{resign}: {e}");
         }
     }

@@ -129,6 +129,13 @@ pub struct AdjudicationConfig {
     pub draw_moves: Option<u32>,
     /// The draw's score, at least 0 (cutechess's `score`).
     pub draw_score: Option<i64>,
+    /// Connect Four 7 × 6 and tic-tac-toe: once this many plies are played (the opening's included),
+    /// the solver searches each position before a move, and the game ends `solved` with the value it
+    /// proves, as cutechess's tablebase adjudication. Off when left out.
+    pub solver_plies: Option<u32>,
+    /// The node cap of each of those searches (default 1,000,000, at most 100,000,000); a position
+    /// not proved within it is played on.
+    pub solver_nodes: Option<u64>,
 }
 
 /// `[limits]` (or a bot's `limits = { … }`): resource limits of one bot's processes during one game, as

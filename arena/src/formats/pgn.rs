@@ -59,7 +59,7 @@ fn termination(t: Termination) -> &'static str {
         Termination::Timeout => "time forfeit",
         Termination::Illegal | Termination::Protocol | Termination::Limit => "rules infraction",
         Termination::Crash => "abandoned",
-        Termination::Adjudicated => "adjudication",
+        Termination::Adjudicated | Termination::Solved => "adjudication",
     }
 }
 

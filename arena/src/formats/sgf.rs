@@ -259,12 +259,14 @@ fn result_text(record: &GameRecord) -> String {
         Termination::Crash | Termination::Illegal | Termination::Protocol | Termination::Limit => {
             "F".to_string()
         }
-        Termination::Normal | Termination::Ground | Termination::Adjudicated => {
-            match record.score {
-                Some([a, b]) => a.abs_diff(b).to_string(),
-                None => "?".to_string(),
-            }
-        }
+        // Dots games are never `solved`; the arm keeps the match whole.
+        Termination::Normal
+        | Termination::Ground
+        | Termination::Adjudicated
+        | Termination::Solved => match record.score {
+            Some([a, b]) => a.abs_diff(b).to_string(),
+            None => "?".to_string(),
+        },
     };
     format!("{winner}+{how}")
 }

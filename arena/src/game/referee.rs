@@ -10,11 +10,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use games::{Game, GameVisitor, Outcome, Player};
+use games::{Game, GameSpec, GameVisitor, Outcome, Player};
 
+use crate::analyze::judge::{self, Verdict};
 use crate::config::ProtocolKind;
 use crate::game::clock::{Charge, Clock};
 use crate::game::process::{BotProcess, IoFailure, Transcript};
+use crate::plan::adjudication::SolverRule;
 use crate::plan::schedule::ScheduledGame;
 use crate::plan::{BotPlan, Plan};
 use crate::protocol::{self, codecup, ugi};
@@ -341,6 +343,15 @@ impl<'a> Referee<'a> {
                 };
                 return Ok((result_of(outcome), termination, detail));
             }
+            if let Some(rule) = plan.adjudication.solver {
+                if record.moves.len() >= rule.after as usize {
+                    if let Some(verdict) = solve(plan.spec, &record.moves, rule.nodes).await? {
+                        let result = SolverRule::result(&verdict, pos.turn());
+                        let detail = SolverRule::detail(&verdict, result);
+                        return Ok((result, Termination::Solved, detail));
+                    }
+                }
+            }
             if let Some(limit) = plan.max_plies {
                 if record.moves.len() >= limit as usize {
                     let (result, detail) = match pos.score() {
@@ -444,6 +455,16 @@ fn second_answer(seat: &mut Seat<'_>, first: &str) -> Result<(), Forfeit> {
 enum Fault {
     Bot(Player, Forfeit),
     Setup(String),
+}
+
+/// The solver's verdict on the position `moves` reach ([`judge::judge`]), searched on a blocking thread
+/// so that the bots' replies in other games are read (and timed) meanwhile.
+async fn solve(spec: GameSpec, moves: &[String], nodes: u64) -> Result<Option<Verdict>, Fault> {
+    let moves = moves.to_vec();
+    tokio::task::spawn_blocking(move || judge::judge(&spec, &moves, nodes))
+        .await
+        .map_err(|e| Fault::Setup(format!("the solver failed: {e}")))?
+        .map_err(|e| Fault::Setup(format!("the solver: {e}")))
 }
 
 fn result_of(outcome: Outcome) -> GameResult {

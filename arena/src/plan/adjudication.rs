@@ -1,15 +1,59 @@
 //! Adjudication by the bots' own scores (cutechess's `-resign movecount=3 score=600` and `-draw
-//! movenumber=40 movecount=8 score=10`): the rules of `[adjudication]`, checked, and the tests the
-//! referee applies before each move request ([`crate::game::referee`]).
+//! movenumber=40 movecount=8 score=10`) and by the solver (as cutechess's tablebase adjudication): the
+//! rules of `[adjudication]`, checked, and the tests the referee applies before each move request
+//! ([`crate::game::referee`]).
 
+use crate::analyze::judge::{self, Verdict};
+use crate::analyze::Value;
 use crate::config::AdjudicationConfig;
-use crate::record::{MoveEval, Score};
+use crate::record::{GameResult, MoveEval, Score};
+use games::{GameSpec, Player};
 
-/// The checked `[adjudication]` of a plan; both rules off by default.
+/// The checked `[adjudication]` of a plan; every rule off by default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Adjudication {
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
+    pub solver: Option<SolverRule>,
+}
+
+/// Connect Four 7 × 6 and tic-tac-toe: once `after` plies are played (the opening's included), the
+/// position before each move is searched by the solver ([`judge::judge`], cold, within `nodes` nodes),
+/// and the game ends as soon as its value under perfect play is proved, with that result (termination
+/// `solved`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverRule {
+    /// Plies played before the solver is asked (`solver_plies`).
+    pub after: u32,
+    /// The node cap of each search, 1..=[`judge::MAX_NODES`] (`solver_nodes`).
+    pub nodes: u64,
+}
+
+impl SolverRule {
+    /// The result that `verdict` (for `to_move`, the side to move) gives the game.
+    pub fn result(verdict: &Verdict, to_move: Player) -> GameResult {
+        match (verdict.value, to_move) {
+            (Value::Draw, _) => GameResult::Draw,
+            (Value::Win, Player::First) | (Value::Loss, Player::Second) => GameResult::FirstWins,
+            (Value::Win, Player::Second) | (Value::Loss, Player::First) => GameResult::SecondWins,
+        }
+    }
+
+    /// The record's detail for `result`: `solver: a win for the first player (proved in 1234 nodes)`.
+    pub fn detail(verdict: &Verdict, result: GameResult) -> String {
+        let what = match result {
+            GameResult::FirstWins => "a win for the first player",
+            GameResult::SecondWins => "a win for the second player",
+            GameResult::Draw => "a draw",
+        };
+        format!("solver: {what} (proved in {} nodes)", verdict.nodes)
+    }
+
+    /// The nodes a record's [`detail`](Self::detail) says its proof took; `None` when it says none.
+    pub fn nodes_in(detail: &str) -> Option<u64> {
+        let (_, rest) = detail.rsplit_once("(proved in ")?;
+        rest.strip_suffix(" nodes)")?.parse().ok()
+    }
 }
 
 /// A bot whose own score was `-score` or worse on each of its last `moves` moves loses when it is next
@@ -92,12 +136,13 @@ impl DrawRule {
 }
 
 impl Adjudication {
-    /// Checks `[adjudication]`.
+    /// Checks `[adjudication]` for games of `spec`.
     ///
     /// # Errors
     /// A rule given half (`resign_moves` without `resign_score`, …), a count of 0, a negative score,
-    /// `draw_after` without the draw rule.
-    pub fn new(c: &AdjudicationConfig) -> Result<Adjudication, String> {
+    /// `draw_after` without the draw rule, `solver_nodes` without `solver_plies` or out of
+    /// 1..=[`judge::MAX_NODES`], the solver rule for a game it cannot solve.
+    pub fn new(c: &AdjudicationConfig, spec: &GameSpec) -> Result<Adjudication, String> {
         let resign = match (c.resign_moves, c.resign_score) {
             (None, None) => None,
             (Some(moves), Some(score)) => Some(ResignRule { moves, score }),
@@ -125,15 +170,35 @@ impl Adjudication {
                     .into(),
             );
         }
-        Ok(Adjudication { resign, draw })
+        let solver = match (c.solver_plies, c.solver_nodes) {
+            (None, None) => None,
+            (None, Some(_)) => return Err("solver_nodes needs solver_plies".into()),
+            (Some(after), nodes) => {
+                let nodes = nodes.unwrap_or(judge::DEFAULT_NODES);
+                if !(1..=judge::MAX_NODES).contains(&nodes) {
+                    return Err(format!(
+                        "solver_nodes must be 1 to {} (it was {nodes})",
+                        judge::MAX_NODES
+                    ));
+                }
+                judge::supports(spec).map_err(|e| format!("solver_plies: {e}"))?;
+                Some(SolverRule { after, nodes })
+            }
+        };
+        Ok(Adjudication {
+            resign,
+            draw,
+            solver,
+        })
     }
 
     /// Whether any rule is on.
     pub fn is_on(&self) -> bool {
-        self.resign.is_some() || self.draw.is_some()
+        self.resign.is_some() || self.draw.is_some() || self.solver.is_some()
     }
 
-    /// The rules as the fingerprint writes them: `resign 3 moves ≤ -600; draw after 40, 8 moves within ±10`.
+    /// The rules as the fingerprint writes them: `resign 3 moves <= -600; draw after 40, 8 moves within
+    /// 10; solver after 12 plies, 1000000 nodes`.
     pub fn words(&self) -> String {
         let mut out = Vec::new();
         if let Some(r) = self.resign {
@@ -144,6 +209,9 @@ impl Adjudication {
                 "draw after {}, {} moves within {}",
                 d.after, d.moves, d.score
             ));
+        }
+        if let Some(s) = self.solver {
+            out.push(format!("solver after {} plies, {} nodes", s.after, s.nodes));
         }
         out.join("; ")
     }
@@ -205,13 +273,17 @@ mod tests {
     fn the_table_is_checked() {
         let c = |resign: (Option<u32>, Option<i64>),
                  draw: (Option<u32>, Option<u32>, Option<i64>)| {
-            Adjudication::new(&AdjudicationConfig {
-                resign_moves: resign.0,
-                resign_score: resign.1,
-                draw_after: draw.0,
-                draw_moves: draw.1,
-                draw_score: draw.2,
-            })
+            Adjudication::new(
+                &AdjudicationConfig {
+                    resign_moves: resign.0,
+                    resign_score: resign.1,
+                    draw_after: draw.0,
+                    draw_moves: draw.1,
+                    draw_score: draw.2,
+                    ..AdjudicationConfig::default()
+                },
+                &"connect4 7 6".parse().unwrap(),
+            )
         };
         assert_eq!(
             c((None, None), (None, None, None)),
@@ -231,6 +303,47 @@ mod tests {
         assert!(c((Some(0), Some(6)), (None, None, None))
             .unwrap_err()
             .contains("at least 1"));
+        let solver = |plies: Option<u32>, nodes: Option<u64>, spec: &str| {
+            Adjudication::new(
+                &AdjudicationConfig {
+                    solver_plies: plies,
+                    solver_nodes: nodes,
+                    ..AdjudicationConfig::default()
+                },
+                &spec.parse().unwrap(),
+            )
+        };
+        let a = solver(Some(12), None, "connect4 7 6").unwrap();
+        assert_eq!(a.words(), "solver after 12 plies, 1000000 nodes");
+        assert_eq!(
+            solver(Some(0), Some(5), "tictactoe 4 4 3").unwrap().solver,
+            Some(SolverRule { after: 0, nodes: 5 })
+        );
+        let v = Verdict {
+            value: Value::Loss,
+            nodes: 4321,
+        };
+        let r = SolverRule::result(&v, Player::Second);
+        assert_eq!(r, GameResult::FirstWins);
+        let detail = SolverRule::detail(&v, r);
+        assert_eq!(
+            detail,
+            "solver: a win for the first player (proved in 4321 nodes)"
+        );
+        assert_eq!(SolverRule::nodes_in(&detail), Some(4321));
+        assert_eq!(SolverRule::nodes_in("solver: a draw"), None);
+        assert!(solver(None, Some(5), "connect4 7 6")
+            .unwrap_err()
+            .contains("needs solver_plies"));
+        assert!(solver(Some(1), Some(0), "connect4 7 6")
+            .unwrap_err()
+            .contains("must be 1 to"));
+        assert!(solver(Some(1), None, "connect4 6 5")
+            .unwrap_err()
+            .contains("7 6 only"));
+        assert!(solver(Some(1), None, "dots 20 20 cross")
+            .unwrap_err()
+            .contains("no solver for Dots"));
         assert!(c((Some(2), Some(-6)), (None, None, None))
             .unwrap_err()
             .contains("at least 0"));

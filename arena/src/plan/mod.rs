@@ -462,7 +462,7 @@ impl Plan {
         let adjudication = config
             .adjudication
             .as_ref()
-            .map(adjudication::Adjudication::new)
+            .map(|a| adjudication::Adjudication::new(a, &spec))
             .transpose()
             .map_err(|m| err(format!("[adjudication]: {m}")))?
             .unwrap_or_default();

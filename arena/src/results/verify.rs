@@ -6,6 +6,8 @@
 //! What follows from the moves:
 //! - `normal` and `ground`: the game is over after them, with that result (and `ground` is the last move);
 //! - `adjudicated`: the game is not over; the result is the score's (Dots) or a draw;
+//! - `solved`: the game is not over, and the solver proves its result from the position reached, in
+//!   the nodes the detail says the referee's proof took ([`judge`]: the same cold search);
 //! - a forfeit or `resign`: the game is not over, and the loser is the side to move after the recorded
 //!   moves (a bot forfeits when it is asked for a move, and its faulty answer is not recorded), or either
 //!   side before either has moved (the handshake: no moves, the opening not played; rows of earlier
@@ -14,6 +16,8 @@
 
 use games::{Game, GameSpec, GameVisitor, Player};
 
+use crate::analyze::judge;
+use crate::plan::adjudication::SolverRule;
 use crate::record::{GameRecord, GameResult, Termination};
 
 /// Replays `record`'s moves and checks its result, termination and score against them.
@@ -24,12 +28,13 @@ pub fn verify(record: &GameRecord) -> Result<(), String> {
     let spec: GameSpec = format!("{} {}", record.game, record.variant)
         .parse()
         .map_err(|e| format!("game {} {}: {e}", record.game, record.variant))?;
-    spec.visit_with_setup(&record.setup, Replay { record })
+    spec.visit_with_setup(&record.setup, Replay { record, spec })
         .map_err(|e| format!("setup {}: {e}", record.setup))?
 }
 
 struct Replay<'a> {
     record: &'a GameRecord,
+    spec: GameSpec,
 }
 
 impl GameVisitor for Replay<'_> {
@@ -101,6 +106,32 @@ impl GameVisitor for Replay<'_> {
                 let result = pos.score().map_or(GameResult::Draw, GameResult::from_score);
                 if result != r.result {
                     return Err(format!("{claimed}, but the adjudication gives {result}"));
+                }
+            }
+            Termination::Solved => {
+                if outcome.is_some() {
+                    return Err(format!(
+                        "{claimed}, but the moves end the game by the rules"
+                    ));
+                }
+                // The referee's proof, repeated: the same cold search within the nodes it took.
+                // (A proof of 0 nodes, by the book or a win on the board, needs no search.)
+                let nodes = SolverRule::nodes_in(&r.detail)
+                    .filter(|&n| n <= judge::MAX_NODES)
+                    .ok_or_else(|| {
+                        format!(
+                            "{claimed}, but the detail gives no proof's nodes (0 to {})",
+                            judge::MAX_NODES
+                        )
+                    })?;
+                let verdict = judge::judge(&self.spec, &r.moves, nodes.max(1))
+                    .map_err(|e| format!("{claimed}: {e}"))?
+                    .ok_or_else(|| {
+                        format!("{claimed}, but the solver proves nothing in {nodes} nodes")
+                    })?;
+                let result = SolverRule::result(&verdict, pos.turn());
+                if result != r.result {
+                    return Err(format!("{claimed}, but the solver gives {result}"));
                 }
             }
             Termination::Resign
@@ -214,6 +245,43 @@ mod tests {
             verify(&g).unwrap_err(),
             "1/2-1/2 adjudicated, but the moves end the game by the rules"
         );
+    }
+
+    /// A game the solver ended passes when the same search proves its result in the nodes its detail
+    /// gives, and only then.
+    #[test]
+    fn a_solved_game_is_proved_again() {
+        let mut g = won();
+        g.moves.pop();
+        g.plies = 6;
+        g.termination = Termination::Solved;
+        g.detail = "solver: a win for the first player (proved in 1000 nodes)".into();
+        assert_eq!(verify(&g), Ok(()));
+        g.result = GameResult::SecondWins;
+        assert_eq!(
+            verify(&g).unwrap_err(),
+            "0-1 solved, but the solver gives 1-0"
+        );
+        g.result = GameResult::FirstWins;
+        g.detail = "solver: a win for the first player".into();
+        assert!(verify(&g).unwrap_err().contains("gives no proof's nodes"));
+        // Past the opening book, 50 nodes prove nothing.
+        g.moves = "4 4 4 4 4 3 3 3 3 5 5"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        g.plies = 11;
+        g.detail = "solver: a win for the first player (proved in 50 nodes)".into();
+        assert_eq!(
+            verify(&g).unwrap_err(),
+            "1-0 solved, but the solver proves nothing in 50 nodes"
+        );
+        let mut over = won();
+        over.termination = Termination::Solved;
+        over.detail = "solver: a win for the first player (proved in 1000 nodes)".into();
+        assert!(verify(&over)
+            .unwrap_err()
+            .contains("end the game by the rules"));
     }
 
     #[test]

@@ -149,3 +149,133 @@ fn quiet_scores_draw_the_game_after_the_move_number() {
         "{stderr}"
     );
 }
+
+/// `arena match --solver`: Connect Four games end as soon as the built-in solver proves their value
+/// from ply 10 on, recorded `solved` with that value as the result. The same match without the rule
+/// plays the same moves (depth-limited alpha-beta, seeded random bot) up to that ply and on past it.
+#[test]
+fn the_solver_ends_connect_four_games_once_their_value_is_proved() {
+    use arena::analyze::connect4::Connect4Oracle;
+    use arena::analyze::{AnalyzeOptions, Value};
+    use bots::c4_solver::board::{Board, Std7x6};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let play = |name: &str, extra: &[&str]| {
+        let out = common::arena()
+            .args([
+                "match",
+                "builtin:alphabeta",
+                "builtin:random",
+                "--game",
+                "connect4",
+            ])
+            .args(["--games", "6", "--tc", "10+0.1", "--set-a", "depth=2"])
+            .args(["--random-plies", "2", "--seed", "5", "--concurrency", "2"])
+            .args(["--name", name, "--no-progress", "--results"])
+            .arg(tmp.path().join("results"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        let mut g = games(tmp.path(), name);
+        g.sort_by(|a, b| a.id.cmp(&b.id));
+        g
+    };
+    let solved = play("solved", &["--solver", "plies=10", "nodes=2000000"]);
+    let played = play("played", &[]);
+    assert_eq!((solved.len(), played.len()), (6, 6));
+    let mut oracle = Connect4Oracle::new("7 6", AnalyzeOptions { nodes: 100_000_000 }).unwrap();
+    let mut early = 0;
+    for (s, p) in solved.iter().zip(&played) {
+        assert_eq!(s.id, p.id);
+        match s.termination {
+            Termination::Solved => {
+                assert!(s.plies >= 10, "{s:?}");
+                assert!(s.detail.starts_with("solver: "), "{s:?}");
+                // Not over: the full game goes on from the same moves.
+                assert!(
+                    p.moves.starts_with(&s.moves) && p.plies > s.plies,
+                    "{s:?}\n{p:?}"
+                );
+                early += 1;
+                // The value, proved again by analyze's solver (exact scores, a warm table).
+                let b = Board::from_moves(Std7x6, &s.moves.concat()).unwrap();
+                let value = oracle.position_value(&b).expect("proved");
+                let to_move = if s.plies % 2 == 0 {
+                    Player::First
+                } else {
+                    Player::Second
+                };
+                let expected = match value {
+                    Value::Draw => GameResult::Draw,
+                    Value::Win => GameResult::loss_of(to_move.opponent()),
+                    Value::Loss => GameResult::loss_of(to_move),
+                };
+                assert_eq!(s.result, expected, "{s:?}");
+            }
+            // A game over by the rules before ply 10, or before a proof: the same game.
+            Termination::Normal => assert_eq!(s.moves, p.moves, "{s:?}"),
+            other => panic!("{other}: {s:?}"),
+        }
+    }
+    assert!(early > 0, "no game was adjudicated: {solved:?}");
+    // The export says adjudication, as cutechess's tablebase adjudication.
+    let out = common::arena()
+        .args(["export"])
+        .arg(tmp.path().join("results/solved"))
+        .args(["--format", "pgn", "--out"])
+        .arg(tmp.path().join("pgn"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let pgn = std::fs::read_to_string(tmp.path().join("pgn/games.pgn")).unwrap();
+    assert_eq!(
+        pgn.matches("[Termination \"adjudication\"]").count(),
+        early,
+        "{pgn}"
+    );
+}
+
+/// `solver_plies = 0` in tic-tac-toe: every game is a draw before its first move. A game the solver
+/// cannot judge is refused with the reason.
+#[test]
+fn tic_tac_toe_is_solved_at_once_and_dots_has_no_solver() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = write_config(
+        tmp.path(),
+        "ttt",
+        "name = \"ttt\"\ngames_per_pair = 4\nseed = 1\nconcurrency = 2\nsandbox = \"none\"\n\
+         [adjudication]\nsolver_plies = 0\n[game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 10000\n\
+         [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
+    );
+    let out = run(tmp.path(), &path, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = games(tmp.path(), "ttt");
+    assert_eq!(recorded.len(), 4);
+    for g in &recorded {
+        assert_eq!(
+            (g.result, g.termination, g.plies),
+            (GameResult::Draw, Termination::Solved, 0),
+            "{g:?}"
+        );
+        assert!(g.detail.starts_with("solver: a draw (proved in "), "{g:?}");
+    }
+    let out = common::arena()
+        .args([
+            "match",
+            "builtin:random",
+            "builtin:random",
+            "--game",
+            "dots",
+        ])
+        .args(["--tc", "10+0.1", "--solver", "plies=4", "--save-config"])
+        .arg(tmp.path().join("dots.toml"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("[adjudication]: solver_plies: there is no solver for Dots"),
+        "{stderr}"
+    );
+}

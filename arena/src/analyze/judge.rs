@@ -1,0 +1,175 @@
+//! The solver's verdict on one position, for adjudication by the solver (`[adjudication]
+//! solver_plies`, as tablebase adjudication in chess) and for the re-refereeing of the games it ended
+//! ([`crate::results::verify`]).
+//!
+//! Each verdict is searched cold: a new solver (Connect Four: `bots::c4_solver` with a 4 MiB table
+//! and the built-in 8-ply book; tic-tac-toe: [`super::tictactoe`]'s negamax) for each position, so
+//! the verdict on a position depends on nothing but the position and the node cap. The referee's
+//! proof is then repeated exactly when `games.csv` is read: the same search, the same nodes.
+//!
+//! ```
+//! use arena::analyze::judge::{self, Verdict};
+//! use arena::analyze::Value;
+//! let spec = "tictactoe 3 3 3".parse().unwrap();
+//! // X has two in the top row and the move: a win.
+//! let moves = ["a1", "a2", "b1", "b2"].map(String::from);
+//! let v = judge::judge(&spec, &moves, 1_000).unwrap().unwrap();
+//! assert_eq!(v.value, Value::Win);
+//! ```
+
+use bots::c4_solver::board::{Board, Std7x6};
+use bots::c4_solver::solver::{Budget, Solved, Solver, SOLVE_HASH_MB};
+use games::{Connect4, Game, GameSpec, TicTacToe};
+
+use super::tictactoe::TicTacToeOracle;
+use super::{AnalyzeOptions, Value};
+
+/// The most nodes a verdict may take (the cap of `solver_nodes`, and of the re-refereeing of a record
+/// that claims one).
+pub const MAX_NODES: u64 = 100_000_000;
+
+/// The default `solver_nodes`: at 10–20 million nodes a second, at most about 0.1 s of the arena's
+/// CPU a ply until a position is proved.
+pub const DEFAULT_NODES: u64 = 1_000_000;
+
+/// A position's value proved by the solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The value for the side to move.
+    pub value: Value,
+    /// The nodes the proof took (Connect Four: the solver's nodes; tic-tac-toe: positions searched).
+    pub nodes: u64,
+}
+
+/// Whether the solver can judge games of `spec`: Connect Four 7 × 6 and tic-tac-toe of any size.
+///
+/// # Errors
+/// Dots, and Connect Four of any other size, with the reason.
+pub fn supports(spec: &GameSpec) -> Result<(), String> {
+    match spec {
+        GameSpec::TicTacToe { .. }
+        | GameSpec::Connect4 {
+            width: 7,
+            height: 6,
+        } => Ok(()),
+        GameSpec::Connect4 { width, height } => Err(format!(
+            "the solver plays Connect Four 7 6 only, not {width} {height}"
+        )),
+        GameSpec::Dots { .. } => Err(
+            "there is no solver for Dots (solver adjudication is for Connect Four 7 6 and \
+                 tic-tac-toe)"
+                .into(),
+        ),
+    }
+}
+
+/// The value of the position that `moves` (in the games crate's text form, from the start position)
+/// reach in `spec`, searched cold within `nodes` nodes; `None` when the game is over there or the
+/// position was not proved within the cap.
+///
+/// # Errors
+/// A game [`supports`] refuses, and moves that are not legal in turn.
+pub fn judge(spec: &GameSpec, moves: &[String], nodes: u64) -> Result<Option<Verdict>, String> {
+    supports(spec)?;
+    match *spec {
+        GameSpec::Connect4 { width, height } => {
+            let pos: Connect4 = replay(Connect4::new(width, height), moves)?;
+            let Some(b) = Board::from_game(Std7x6, &pos) else {
+                return Ok(None);
+            };
+            let mut solver = Solver::new(Std7x6, SOLVE_HASH_MB);
+            let budget = Budget {
+                nodes: Some(nodes),
+                deadline: None,
+            };
+            let value = match solver.solve_weak(&b, budget) {
+                Solved::Exact { score, .. } => Some(score.signum()),
+                Solved::Partial { lower, .. } if lower > 0 => Some(1),
+                Solved::Partial { upper, .. } if upper < 0 => Some(-1),
+                Solved::Partial { lower, upper, .. } if lower >= 0 && upper <= 0 => Some(0),
+                Solved::Partial { .. } => None,
+            };
+            Ok(value.map(|s| Verdict {
+                value: match s {
+                    1 => Value::Win,
+                    0 => Value::Draw,
+                    _ => Value::Loss,
+                },
+                nodes: solver.nodes(),
+            }))
+        }
+        GameSpec::TicTacToe { width, height, k } => {
+            let pos = replay(TicTacToe::new(width, height, k), moves)?;
+            if pos.outcome().is_some() {
+                return Ok(None);
+            }
+            let variant = format!("{width} {height} {k}");
+            let mut oracle = TicTacToeOracle::new(&variant, AnalyzeOptions { nodes })
+                .map_err(|e| format!("{e:#}"))?;
+            Ok(oracle.value(&pos).map(|value| Verdict {
+                value,
+                nodes: oracle.nodes(),
+            }))
+        }
+        GameSpec::Dots { .. } => unreachable!("refused by supports"),
+    }
+}
+
+fn replay<G: Game>(mut pos: G, moves: &[String]) -> Result<G, String> {
+    for (i, text) in moves.iter().enumerate() {
+        let m: G::Move = text
+            .parse()
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        pos.play(m)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn connect_four_verdicts_are_the_solvers() {
+        let spec: GameSpec = "connect4 7 6".parse().unwrap();
+        // The first player has three in column a and the move.
+        let v = judge(&spec, &moves("1 2 1 2 1 2"), 1_000).unwrap().unwrap();
+        assert_eq!(v.value, Value::Win);
+        // The book knows the start position: a win for the first player, at no search cost.
+        assert_eq!(judge(&spec, &[], 1).unwrap().unwrap().value, Value::Win);
+        // Over: no verdict.
+        assert_eq!(judge(&spec, &moves("1 2 1 2 1 2 1"), 1_000), Ok(None));
+        // Past the book, 12 nodes prove nothing; a full search does, and the same one twice.
+        let mid = moves("4 4 4 4 4 3 3 3 3 5 5");
+        assert_eq!(judge(&spec, &mid, 12), Ok(None));
+        let full = judge(&spec, &mid, MAX_NODES).unwrap().unwrap();
+        assert!(full.nodes > 12, "{full:?}");
+        assert_eq!(judge(&spec, &mid, full.nodes), Ok(Some(full)));
+        assert!(judge(&spec, &moves("1 9"), 1)
+            .unwrap_err()
+            .contains("move 2"));
+    }
+
+    #[test]
+    fn tic_tac_toe_and_the_games_without_a_solver() {
+        let spec: GameSpec = "tictactoe 3 3 3".parse().unwrap();
+        assert_eq!(
+            judge(&spec, &[], 100_000).unwrap().unwrap().value,
+            Value::Draw
+        );
+        let v = judge(&spec, &moves("b2 a2"), 100_000).unwrap().unwrap();
+        assert_eq!(v.value, Value::Win, "an edge reply to the centre loses");
+        assert_eq!(judge(&spec, &[], 3), Ok(None), "3 positions are not enough");
+        let dots: GameSpec = "dots 20 20 cross".parse().unwrap();
+        assert!(judge(&dots, &[], 1)
+            .unwrap_err()
+            .contains("no solver for Dots"));
+        let wide: GameSpec = "connect4 8 7".parse().unwrap();
+        assert!(supports(&wide).unwrap_err().contains("7 6 only"));
+    }
+}
