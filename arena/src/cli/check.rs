@@ -143,6 +143,7 @@ fn check_options(plan: &arena::plan::Plan, probe: bool) -> Result<()> {
         work_root: Some(work.clone()),
         hide: None,
         watch: None,
+        affinity: None,
     };
     let result = super::runtime()?.block_on(arena::game::options::preflight(&checked, &env));
     let _ = std::fs::remove_dir_all(&work);

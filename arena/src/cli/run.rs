@@ -55,6 +55,11 @@ pub struct RunFlags {
     /// and time (cutechess's -pgnout); over the config's pgnout.
     #[arg(long, value_name = "FILE")]
     pub pgnout: Option<PathBuf>,
+    /// Pin each game's bots to CPUs of their own, the CPUs shared out among the games played at once
+    /// (fastchess's -use-affinity): all (the default) or a list such as 0-3,8; over the config's
+    /// affinity.
+    #[arg(long, value_name = "CPUS", num_args = 0..=1, default_missing_value = "all")]
+    pub affinity: Option<arena::run::affinity::Cpus>,
 }
 
 impl RunFlags {
@@ -67,6 +72,7 @@ impl RunFlags {
             progress_bar: !self.no_progress,
             report_every: self.report_every,
             pgnout: self.pgnout.clone(),
+            affinity: self.affinity.clone(),
             ..RunOptions::default()
         }
     }

@@ -323,6 +323,7 @@ impl Match {
             reverse: self.reverse.then_some(true),
             pgnout: self.pgnout.as_deref().map(absolute),
             adjudication: self.adjudication.clone(),
+            affinity: None,
             limits: LimitsConfig::default(),
             suspend_idle: None,
             sandbox: self.sandbox,

@@ -73,6 +73,10 @@ pub struct Config {
     /// depth and time as its comment; relative to the config file's folder unless absolute.
     /// `arena run --pgnout FILE` overrides it. Default: none (`arena export` writes PGN afterwards).
     pub pgnout: Option<PathBuf>,
+    /// Pin each game's bots to CPUs of their own (fastchess's `-use-affinity`): `true` shares out every
+    /// CPU the arena may run on among the game slots, a string names the CPUs (`"0-3,8"`, as `taskset
+    /// -c`); `arena run --affinity` overrides it. Default: off.
+    pub affinity: Option<AffinityConfig>,
     /// `[adjudication]`: end games by the bots' own scores (cutechess's `-resign` and `-draw`); off by
     /// default.
     pub adjudication: Option<AdjudicationConfig>,
@@ -107,6 +111,14 @@ pub struct Config {
 pub struct ShardsConfig {
     /// The number of shards, at least 1 (the Indexed Job's `completions`).
     pub count: u32,
+}
+
+/// The config's `affinity`: `true`/`false`, or the CPUs (`"0-3,8"`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum AffinityConfig {
+    On(bool),
+    Cpus(String),
 }
 
 /// `[adjudication]`: games ended by the scores the bots report in their `info` lines before each move

@@ -523,10 +523,15 @@ fn confine(cmd: &mut Command, jail: &Jail) {
     die_with_the_arena(cmd);
     let fds = jail.enter_fds();
     let rlimits = jail.rlimits().clone();
-    // SAFETY: between fork and exec the closure only makes the system calls write and setrlimit (and
-    // getrlimit), which are async-signal-safe, on memory allocated before the fork; it allocates nothing.
+    let cpus = jail.cpus();
+    // SAFETY: between fork and exec the closure only makes the system calls sched_setaffinity, write
+    // and setrlimit (and getrlimit), which are async-signal-safe, on memory allocated before the fork;
+    // it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
+            if let Some(set) = &cpus {
+                nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), set)?;
+            }
             for &fd in &fds {
                 // `0`: the writing process itself enters the cgroup, before it runs any code of the bot.
                 if nix::libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {

@@ -99,6 +99,10 @@ pub struct GameEnv {
     pub hide: Option<PathBuf>,
     /// Sees each game as it is played (the contest server's live board); `None`: nobody watches.
     pub watch: Option<Arc<dyn Watch>>,
+    /// The CPUs the bots run on (`sched_setaffinity`): the run's, which the
+    /// [`GamePool`](crate::run::pool::GamePool) shares out so that each game slot has its own
+    /// ([`crate::run::affinity`]); `None`: anywhere.
+    pub affinity: Option<Vec<usize>>,
 }
 
 /// An observer of the games in progress, called from each game's task after the opening, after
@@ -281,7 +285,7 @@ impl<'a> Referee<'a> {
                 .as_ref()
                 .map(|d| d.join(format!("{}-{side}-{}.stderr", game.id, seat.bot.name)));
             let label = format!("{}-{side}-{}", game.id, seat.bot.name);
-            let jail = env
+            let mut jail = env
                 .containment
                 .jail(
                     seat.bot,
@@ -290,6 +294,9 @@ impl<'a> Referee<'a> {
                     env.hide.as_deref(),
                 )
                 .map_err(Fault::Setup)?;
+            if let Some(cpus) = &env.affinity {
+                jail.pin(cpus).map_err(Fault::Setup)?;
+            }
             match BotProcess::spawn(
                 &seat.bot.name,
                 &seat.bot.launch,

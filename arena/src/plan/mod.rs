@@ -59,6 +59,9 @@ pub struct Plan {
     /// The config's `pgnout`, resolved against the config file's folder: the PGN file each game is
     /// appended to as it ends ([`crate::run::RunOptions::pgnout`] overrides it).
     pub pgnout: Option<PathBuf>,
+    /// The config's `affinity`: the CPUs the game slots share out ([`crate::run::affinity`]);
+    /// [`crate::run::RunOptions::affinity`] overrides it. `None`: off.
+    pub affinity: Option<crate::run::affinity::Cpus>,
     /// Whether the waiting bot's processes are stopped while its opponent thinks (CodeCup's rule).
     pub suspend_idle: bool,
     /// Whether the config sets a `processes` limit itself (a default one that the machine cannot enforce
@@ -466,6 +469,13 @@ impl Plan {
             .transpose()
             .map_err(|m| err(format!("[adjudication]: {m}")))?
             .unwrap_or_default();
+        let affinity = match &config.affinity {
+            None | Some(crate::config::AffinityConfig::On(false)) => None,
+            Some(crate::config::AffinityConfig::On(true)) => Some(crate::run::affinity::Cpus::All),
+            Some(crate::config::AffinityConfig::Cpus(s)) => {
+                Some(s.parse().map_err(|m| err(format!("affinity: {m}")))?)
+            }
+        };
         let concurrency = config
             .concurrency
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -493,6 +503,7 @@ impl Plan {
                 reverse: config.reverse.unwrap_or(false),
             },
             pgnout: config.pgnout.as_ref().map(|p| base.join(p)),
+            affinity,
             adjudication,
             suspend_idle: config.suspend_idle.unwrap_or(true),
             processes_configured: config.limits.processes.is_some_and(|p| p > 0)

@@ -35,6 +35,7 @@ use crate::run::pool::{stopped, GamePool, Next};
 use crate::sandbox::Containment;
 use crate::stats::sprt::SprtDecision;
 
+pub mod affinity;
 pub mod player;
 pub mod pool;
 mod progress;
@@ -94,6 +95,8 @@ pub struct Setup {
     pub player: Option<Arc<dyn player::Player>>,
     /// Append each recorded game to this PGN file ([`PgnSink`]); `None`: no live PGN.
     pub pgnout: Option<PathBuf>,
+    /// The CPUs the game slots share out ([`affinity`]); `None`: the bots run anywhere.
+    pub affinity: Option<affinity::Cpus>,
 }
 
 impl Setup {
@@ -113,6 +116,7 @@ impl Setup {
             watch: opts.watch.clone(),
             player: opts.player.clone(),
             pgnout: opts.pgnout.clone().or_else(|| plan.pgnout.clone()),
+            affinity: opts.affinity.clone().or_else(|| plan.affinity.clone()),
         }
     }
 }
@@ -168,6 +172,8 @@ pub struct RunOptions {
     pub player: Option<Arc<dyn player::Player>>,
     /// Append each recorded game to this PGN file (`--pgnout`; over the config's `pgnout`).
     pub pgnout: Option<PathBuf>,
+    /// The CPUs the game slots share out (`--affinity`; over the config's `affinity`).
+    pub affinity: Option<affinity::Cpus>,
 }
 
 impl Default for RunOptions {
@@ -187,6 +193,7 @@ impl Default for RunOptions {
             watch: None,
             player: None,
             pgnout: None,
+            affinity: None,
         }
     }
 }
@@ -362,6 +369,10 @@ impl Run {
             work_root: Some(self.dir.path.join("sandbox")),
             hide: Some(self.setup.results_root.clone()),
             watch,
+            affinity: match &self.setup.affinity {
+                Some(cpus) => Some(cpus.resolve().map_err(anyhow::Error::msg)?),
+                None => None,
+            },
         });
         for warning in crate::game::options::preflight(checks, &env)
             .await

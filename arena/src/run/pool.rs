@@ -4,7 +4,9 @@
 //! Every runner plays its games through one: a round robin or gauntlet ([`crate::tournament`]), each
 //! round of a Swiss or a knockout ([`crate::tournament::pairing::run`]), each iteration of a tuning
 //! ([`crate::tune`]). The runner records the games; the pool only schedules them, stops them all on a
-//! stop signal, and stops them all when the arena cannot set a game up ([`SetupError`]).
+//! stop signal, and stops them all when the arena cannot set a game up ([`SetupError`]). When the run
+//! pins bots to CPUs ([`GameEnv::affinity`]), each game plays in a slot of its own (the lowest free one)
+//! with that slot's share of the CPUs ([`crate::run::affinity`]).
 //!
 //! ```no_run
 //! # async fn demo(plan: std::sync::Arc<arena::plan::Plan>, env: std::sync::Arc<arena::game::referee::GameEnv>)
@@ -25,6 +27,7 @@
 //! # Ok(()) }
 //! ```
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -62,6 +65,10 @@ pub struct GamePool {
     running: JoinSet<Result<GameRecord, SetupError>>,
     kept: &'static str,
     player: Arc<dyn Player>,
+    /// With CPU affinity: each slot's env (its share of the CPUs), made at the first game.
+    slot_envs: Vec<Arc<GameEnv>>,
+    /// With CPU affinity: the slot of each running game.
+    slot_of: HashMap<tokio::task::Id, usize>,
 }
 
 impl GamePool {
@@ -75,6 +82,8 @@ impl GamePool {
             running: JoinSet::new(),
             kept: "games",
             player: Arc::new(Local),
+            slot_envs: Vec::new(),
+            slot_of: HashMap::new(),
         }
     }
 
@@ -107,13 +116,25 @@ impl GamePool {
     /// running games are aborted and awaited first. A game task that panicked or was cancelled ("a game
     /// task failed: …").
     pub async fn next(&mut self, stop: impl Future<Output = ()>) -> Result<Next> {
-        while self.running.len() < self.player.slots(&self.plan).max(1) {
+        let slots = self.player.slots(&self.plan).max(1);
+        while self.running.len() < slots {
             let Some(game) = self.queue.next() else { break };
-            let (plan, env) = (Arc::clone(&self.plan), Arc::clone(&self.env));
-            self.running.spawn(self.player.play(plan, game, env));
+            let (env, slot) = self.slot_env(slots);
+            let plan = Arc::clone(&self.plan);
+            let handle = self.running.spawn(self.player.play(plan, game, env));
+            if let Some(slot) = slot {
+                self.slot_of.insert(handle.id(), slot);
+            }
         }
         let finished = tokio::select! {
-            r = self.running.join_next() => r,
+            r = self.running.join_next_with_id() => r.map(|r| {
+                let id = match &r {
+                    Ok((id, _)) => *id,
+                    Err(e) => e.id(),
+                };
+                self.slot_of.remove(&id);
+                r.map(|(_, record)| record)
+            }),
             () = stop => {
                 self.abandon().await;
                 return Ok(Next::Interrupted);
@@ -131,12 +152,34 @@ impl GamePool {
         }
     }
 
+    /// The env of the next game, and its slot: the run's own without CPU affinity, else the lowest free
+    /// slot's, whose bots run on that slot's share of the CPUs.
+    fn slot_env(&mut self, slots: usize) -> (Arc<GameEnv>, Option<usize>) {
+        let Some(cpus) = &self.env.affinity else {
+            return (Arc::clone(&self.env), None);
+        };
+        if self.slot_envs.len() != slots {
+            self.slot_envs = (0..slots)
+                .map(|i| {
+                    Arc::new(GameEnv {
+                        affinity: Some(super::affinity::share(cpus, slots, i)),
+                        ..(*self.env).clone()
+                    })
+                })
+                .collect();
+        }
+        let busy: std::collections::BTreeSet<usize> = self.slot_of.values().copied().collect();
+        let slot = (0..slots).find(|s| !busy.contains(s)).unwrap_or(0);
+        (Arc::clone(&self.slot_envs[slot]), Some(slot))
+    }
+
     /// Aborts every running game and waits until each task has ended (its bots killed), e.g. when an
     /// SPRT has decided and the games still running would not count. The games not yet started are
     /// dropped: [`GamePool::next`] then returns [`Next::Done`].
     pub async fn abandon(&mut self) {
         self.running.abort_all();
         while self.running.join_next().await.is_some() {}
+        self.slot_of.clear();
         self.queue = Vec::new().into_iter();
     }
 }

@@ -246,6 +246,7 @@ impl Containment {
             sandbox: None,
             pid: None,
             killed: Default::default(),
+            cpus: None,
         };
         if bot.sandbox == SandboxKind::Bubblewrap {
             let bwrap = self
@@ -411,6 +412,8 @@ pub struct Jail {
     pid: Option<i32>,
     /// Whether [`Jail::kill`] has run since the main process was seen to exit.
     killed: std::sync::atomic::AtomicBool,
+    /// The CPUs the bot's processes may run on ([`Jail::pin`]); `None`: any.
+    cpus: Option<nix::sched::CpuSet>,
 }
 
 /// What to execute for a bot: the program, its arguments and working directory, after the sandbox (if
@@ -437,6 +440,7 @@ impl Jail {
             sandbox: None,
             pid: None,
             killed: Default::default(),
+            cpus: None,
         }
     }
 
@@ -486,6 +490,21 @@ impl Jail {
             .as_ref()
             .map(BotCgroup::enter_fds)
             .unwrap_or_default()
+    }
+
+    /// Pins the bot to `cpus` (its main process sets its affinity between fork and exec, and every
+    /// process it starts inherits it; [`crate::run::affinity`]).
+    ///
+    /// # Errors
+    /// A CPU number past the kernel's set.
+    pub fn pin(&mut self, cpus: &[usize]) -> Result<(), String> {
+        self.cpus = Some(crate::run::affinity::cpu_set(cpus)?);
+        Ok(())
+    }
+
+    /// The CPUs of [`Jail::pin`], if any.
+    pub fn cpus(&self) -> Option<nix::sched::CpuSet> {
+        self.cpus
     }
 
     /// The rlimits the child sets on itself between fork and exec.

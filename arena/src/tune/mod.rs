@@ -524,6 +524,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         watch: None,
         player: None,
         pgnout: None,
+        affinity: tuning.base.affinity.clone(),
     })?;
     let dir = run.dir.clone();
     let csv = dir.path.join(record::FILE);

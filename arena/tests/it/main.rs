@@ -16,6 +16,7 @@
 mod common;
 
 mod adjudication;
+mod affinity;
 mod analyze;
 mod book;
 mod closed_stderr;

@@ -372,6 +372,7 @@ async fn run_here(shared: &Shared, run: &str) -> Result<Arc<RunHere>> {
         work_root: Some(folder.join("sandbox")),
         hide: Some(shared.opts.hide.clone()),
         watch,
+        affinity: None,
     });
     std::fs::create_dir_all(folder.join("logs"))
         .with_context(|| format!("creating {}", folder.display()))?;
