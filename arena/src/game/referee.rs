@@ -121,12 +121,16 @@ pub trait Watch: Send + Sync + std::fmt::Debug {
 }
 
 /// A game that could not be set up by the arena's fault, not a bot's: a cgroup or folder that could
-/// not be made. The tournament stops (nothing recorded is lost).
+/// not be made, or the contest server's game queue out of reach. The tournament stops (nothing
+/// recorded is lost).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("game {game}: {message}")]
 pub struct SetupError {
     pub game: String,
     pub message: String,
+    /// The failure is the game queue's database, not this machine's containment: the same run may
+    /// be played again later ([`crate::serve::queue::Remote`]).
+    pub queue: bool,
 }
 
 /// Plays `game` of `plan` in `env`. Whatever the bots do ends as a [`GameRecord`].
@@ -210,6 +214,7 @@ impl<'a> Referee<'a> {
                 return Err(SetupError {
                     game: game.id.clone(),
                     message,
+                    queue: false,
                 });
             }
             Err(Fault::Bot(side, f)) => Err((side, f)),

@@ -146,7 +146,11 @@ impl GamePool {
             Some(Ok(Err(e))) => {
                 // The arena cannot go on containing bots: stop, keeping every game recorded so far.
                 self.abandon().await;
-                bail!("{e}; the {} recorded so far are kept", self.kept)
+                Err(Stopped {
+                    error: e,
+                    kept: self.kept,
+                }
+                .into())
             }
             Some(Err(e)) => bail!("a game task failed: {e}"),
         }
@@ -184,8 +188,60 @@ impl GamePool {
     }
 }
 
+/// The error of a pool stopped by a game the arena could not set up: "game g0007: …; the games
+/// recorded so far are kept". Found in an error's chain by [`Stopped::by_queue`].
+#[derive(Debug, thiserror::Error)]
+#[error("{error}; the {kept} recorded so far are kept")]
+pub struct Stopped {
+    pub error: SetupError,
+    /// What the runner kept (`games`, `iterations`).
+    pub kept: &'static str,
+}
+
+impl Stopped {
+    /// Whether `e` (with any context around it) stopped a pool because the contest server's game queue
+    /// was out of reach ([`SetupError::queue`]), so that the same run may be played again later.
+    pub fn by_queue(e: &anyhow::Error) -> bool {
+        e.chain()
+            .any(|c| c.downcast_ref::<Stopped>().is_some_and(|s| s.error.queue))
+    }
+}
+
 /// A stop future for [`GamePool::next`] from a `watch` channel: resolves once the value is `true`, or
 /// at once if the sender is gone (a run whose signal task has ended is stopping).
 pub async fn stopped(stop: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = stop.wait_for(|s| *s).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    fn stopped(queue: bool) -> anyhow::Error {
+        let e: Result<()> = Err(Stopped {
+            error: SetupError {
+                game: "g0007".into(),
+                message: "the game queue: connection refused".into(),
+                queue,
+            },
+            kept: "games",
+        }
+        .into());
+        e.context("check of version 3").unwrap_err()
+    }
+
+    #[test]
+    fn a_pool_stopped_by_the_queue_is_told_by_type_through_context() {
+        let by_queue = stopped(true);
+        assert!(Stopped::by_queue(&by_queue));
+        assert_eq!(
+            format!("{by_queue:#}"),
+            "check of version 3: game g0007: the game queue: connection refused; the games \
+             recorded so far are kept"
+        );
+        // The same words from a containment failure are not the queue's.
+        assert!(!Stopped::by_queue(&stopped(false)));
+        assert!(!Stopped::by_queue(&anyhow::anyhow!("the game queue: gone")));
+    }
 }

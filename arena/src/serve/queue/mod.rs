@@ -243,6 +243,7 @@ impl Remote {
         let failed = |e: anyhow::Error| SetupError {
             game: game.id.clone(),
             message: format!("the game queue: {e:#}"),
+            queue: true,
         };
         let job = serde_json::to_string(&Job::of(&plan, &game)).map_err(|e| failed(e.into()))?;
         let (tx, rx) = oneshot::channel();

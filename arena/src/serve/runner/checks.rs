@@ -31,7 +31,7 @@ pub async fn run(app: Arc<App>) {
                     Ok(None) => return,
                     // The game queue's database was away too long: the upload is not to blame; the
                     // check waits and is played again.
-                    Err(e) if format!("{e:#}").contains("the game queue:") => {
+                    Err(e) if crate::run::pool::Stopped::by_queue(&e) => {
                         crate::errln!(
                             "arena serve: check of version {}: {e:#}; played again later",
                             v.id
