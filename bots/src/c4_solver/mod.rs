@@ -311,9 +311,9 @@ impl C4Solver {
         let start = limits.received.unwrap_or_else(Instant::now);
         let (w, h) = (u32::from(pos.width()), u32::from(pos.height()));
         let empties = w * h - pos.ply() as u32;
-        let budget = Budget {
+        let budget = |hard_until| Budget {
             nodes: limits.nodes,
-            deadline: time_budget(limits, empties).map(|d| start + d),
+            deadline: time_budget(limits, empties, hard_until).map(|d| start + d),
         };
         let depth_limit = limits.depth.unwrap_or(u32::MAX);
         let seeded = self.seed != 0;
@@ -322,6 +322,7 @@ impl C4Solver {
             let solver = self
                 .std
                 .get_or_insert_with(|| Solver::new(Std7x6, self.hash_mb));
+            let budget = budget(hard_until(w * h, solver.book().map(|b| b.all_depth())));
             let rng = seeded.then_some(&mut self.rng);
             return play(solver, &b, budget, depth_limit, start, rng, info);
         }
@@ -332,17 +333,23 @@ impl C4Solver {
             }
             let solver = self.any.as_mut()?;
             let rng = seeded.then_some(&mut self.rng);
+            let budget = budget(PROVABLE_EMPTIES);
             return play(solver, &b, budget, depth_limit, start, rng, info);
         }
-        fallback::choose(pos, budget, depth_limit, &mut |depth, score, nodes| {
-            info(&SearchInfo {
-                depth,
-                score: i64::from(score),
-                nodes,
-                time_ms: start.elapsed().as_millis() as u64,
-                pv: Vec::new(),
-            })
-        })
+        fallback::choose(
+            pos,
+            budget(PROVABLE_EMPTIES),
+            depth_limit,
+            &mut |depth, score, nodes| {
+                info(&SearchInfo {
+                    depth,
+                    score: i64::from(score),
+                    nodes,
+                    time_ms: start.elapsed().as_millis() as u64,
+                    pv: Vec::new(),
+                })
+            },
+        )
     }
 }
 
@@ -352,17 +359,17 @@ impl C4Solver {
 /// The share is what the move may spend while its position is not proved; a proved position (in the
 /// book, or solved by the first short search) returns long before. Proofs get cheaper by an order of
 /// magnitude within a few plies, so the clock goes to the moves before positions become provable in a
-/// second or less: about [`PROVABLE_EMPTIES`] empty squares on 7 × 6. Counting the own moves until
-/// then (`n`, at most 8): the last of them (`n` = 1) may spend [`LAST_HARD_SHARE`] of the clock, since
+/// second or less: `hard_until` empty squares ([`hard_until`]: [`PROVABLE_EMPTIES`] on 7 × 6 without
+/// a book, fewer past a book). Counting the own moves until then (`n`, at most 8): the last of them (`n` = 1) may spend [`LAST_HARD_SHARE`] of the clock, since
 /// every later move is cheap; the earlier ones (`n` ≥ 2) `clock / 2n` plus 3/4 of the increment, so
 /// that most of the clock is left for that last one (their positions take tens of seconds to prove:
 /// `4444` 26 s of CPU in `arena solve connect4`, in the git history of docs/benchmarks.md); past it
 /// (`n` = 0) half the clock, for the rare position still not proved.
-fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
+fn time_budget(limits: &Limits, empties: u32, hard_until: u32) -> Option<Duration> {
     let ms = if let Some(mt) = limits.movetime_ms {
         mt.saturating_sub(mt / 20 + 5).max(1)
     } else if let Some(clock) = limits.time_ms {
-        let own_moves_left = u64::from(empties.saturating_sub(PROVABLE_EMPTIES).div_ceil(2));
+        let own_moves_left = u64::from(empties.saturating_sub(hard_until).div_ceil(2));
         let inc = limits.inc_ms.unwrap_or(0);
         let share = match own_moves_left {
             0 => clock / 2,
@@ -385,11 +392,29 @@ fn time_budget(limits: &Limits, empties: u32) -> Option<Duration> {
 /// docs/benchmarks.md). See [`time_budget`].
 const PROVABLE_EMPTIES: u32 = 35;
 
-/// The share of the clock the last move before [`PROVABLE_EMPTIES`] may spend while unproved: the
-/// value-losing moves a 200-game gauntlet at 10 s + 100 ms found were all there, and the bot proves
-/// such positions in 3–5 s (`65255`, `524624`, `774521` after 4.2–4.8 s with 6 s; the git history of
-/// docs/benchmarks.md).
-const LAST_HARD_SHARE: f64 = 0.6;
+/// The empty squares from which positions count as provable for [`time_budget`], on a board of
+/// `squares` with a book holding every position of at most `book_plies` plies: [`PROVABLE_EMPTIES`],
+/// or past the book, the first own move searched (a position of `book_plies + 1` or `+ 2` stones)
+/// counting as the last hard one, since no earlier move takes any time. The 8-ply book makes it 31:
+/// the positions of 9 and 10 stones, the slowest the bot ever proves, get [`LAST_HARD_SHARE`] of the
+/// clock. At 1 s + 10 ms with half the clock for them, c4-solver threw away a win in 1 of 1,935 moves
+/// (`configs/accuracy-c4-solver-1s.toml`: `1226317544`, a 10-stone position it proves in 0.58 s, 7 M
+/// nodes), and still did with 60 % of it; docs/benchmarks.md has the runs.
+fn hard_until(squares: u32, book_plies: Option<u32>) -> u32 {
+    match book_plies {
+        Some(d) => squares.saturating_sub(d + 3).min(PROVABLE_EMPTIES),
+        None => PROVABLE_EMPTIES,
+    }
+}
+
+/// The share of the clock the last move before [`hard_until`] may spend while unproved. Without a
+/// book, the value-losing moves a 200-game gauntlet at 10 s + 100 ms found were all there, and the bot
+/// proves such positions in 3–5 s (`65255`, `524624`, `774521` after 4.2–4.8 s with 6 s; the git
+/// history of docs/benchmarks.md). Past the 8-ply book it is the first search of a game, whose proof
+/// takes 7–11 M nodes in the hardest positions (0.6–1.1 s): 60 % of a 1 s clock lost the win of
+/// `1226317544`, 75 % kept it (docs/benchmarks.md). The moves after it are proved from a table that
+/// holds most of that proof.
+const LAST_HARD_SHARE: f64 = 0.75;
 
 /// A deadline for a phase: `fraction` of the time `total` has left (the caller sets the nodes).
 fn phase(total: Budget, start: Instant, fraction: f64) -> Budget {
@@ -935,16 +960,20 @@ mod tests {
             inc_ms: Some(inc),
             ..Limits::default()
         };
-        let ms = |l: &Limits, empties| time_budget(l, empties).unwrap().as_millis() as u64;
+        let ms = |l: &Limits, empties| {
+            time_budget(l, empties, PROVABLE_EMPTIES)
+                .unwrap()
+                .as_millis() as u64
+        };
         let l = clock(10_000, 100);
         // Ply 4 (38 empty squares): 2 own moves until 35 empties, a quarter plus 3/4 of the
         // increment, so that most of the clock is left for the last hard move.
         assert_eq!(ms(&l, 38), 10_000 / 4 + 75 - 10);
         // 40 empty squares: 3 own moves, a sixth plus 3/4 of the increment.
         assert_eq!(ms(&l, 40), 10_000 / 6 + 75 - 10);
-        // The last move before positions become provable (36 or 37 empties): 60 % of the clock.
-        assert_eq!(ms(&l, 37), 6_000 - 10);
-        assert_eq!(ms(&l, 36), 6_000 - 10);
+        // The last move before positions become provable (36 or 37 empties): 75 % of the clock.
+        assert_eq!(ms(&l, 37), 7_500 - 10);
+        assert_eq!(ms(&l, 36), 7_500 - 10);
         // Past it: half the clock for a position still not proved.
         assert_eq!(ms(&l, 35), 10_000 / 2 - 10);
         assert_eq!(ms(&l, 12), 10_000 / 2 - 10);
@@ -963,7 +992,19 @@ mod tests {
             depth: Some(8),
             ..Limits::default()
         };
-        assert!(time_budget(&depth, 30).is_none());
+        assert!(time_budget(&depth, 30, PROVABLE_EMPTIES).is_none());
+        // Past the 8-ply book, the first searched positions (9 and 10 stones) are the hard ones.
+        let past_book = hard_until(42, Some(8));
+        assert_eq!(past_book, 31);
+        let first = |empties| time_budget(&l, empties, past_book).unwrap().as_millis() as u64;
+        assert_eq!((first(33), first(32)), (7_500 - 10, 7_500 - 10));
+        assert_eq!(first(31), 10_000 / 2 - 10);
+        assert_eq!(hard_until(42, None), PROVABLE_EMPTIES);
+        assert_eq!(
+            hard_until(42, Some(2)),
+            PROVABLE_EMPTIES,
+            "a short book changes nothing"
+        );
     }
 
     #[test]
