@@ -55,6 +55,10 @@ pub struct RunFlags {
     /// and time (cutechess's -pgnout); over the config's pgnout.
     #[arg(long, value_name = "FILE")]
     pub pgnout: Option<PathBuf>,
+    /// Append each Dots game to this SGF file as it ends, one game tree per game, each move commented
+    /// C[..] with its score, depth and time as --pgnout's; over the config's sgfout.
+    #[arg(long, value_name = "FILE")]
+    pub sgfout: Option<PathBuf>,
 }
 
 impl RunFlags {
@@ -67,6 +71,7 @@ impl RunFlags {
             progress_bar: !self.no_progress,
             report_every: self.report_every,
             pgnout: self.pgnout.clone(),
+            sgfout: self.sgfout.clone(),
             ..RunOptions::default()
         }
     }
@@ -85,6 +90,14 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let mut plans = Vec::new();
     for path in &args.configs {
         let mut plan = load(path)?;
+        if opts.sgfout.is_some() {
+            arena::formats::sgf::writable(&plan.spec).map_err(|reason| {
+                anyhow::anyhow!(
+                    "{}: --sgfout {reason}; use --pgnout for these games",
+                    path.display()
+                )
+            })?;
+        }
         // A knockout's seeds_from folder is read now, so a bad one is found before any game.
         arena::tournament::pairing::seed(&mut plan)
             .with_context(|| format!("{}", path.display()))?;

@@ -73,6 +73,11 @@ pub struct Config {
     /// depth and time as its comment; relative to the config file's folder unless absolute.
     /// `arena run --pgnout FILE` overrides it. Default: none (`arena export` writes PGN afterwards).
     pub pgnout: Option<PathBuf>,
+    /// Append each Dots game to this SGF file as it ends, one game tree of an SGF collection per game in
+    /// the SGF of `arena export --format sgf`, with each move's comment `C[..]` as the live PGN's
+    /// (score/depth and time); relative to the config file's folder unless absolute. Dots only (with a
+    /// board of at most 52 points a side). `arena run --sgfout FILE` overrides it. Default: none.
+    pub sgfout: Option<PathBuf>,
     /// `[adjudication]`: end games by the bots' own scores (cutechess's `-resign` and `-draw`); off by
     /// default.
     pub adjudication: Option<AdjudicationConfig>,

@@ -215,6 +215,7 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         watch: None,
         player: None,
         pgnout: None,
+        sgfout: None,
     })?;
     run.record_config()?;
     let config = Config::load(&config_path)?;
