@@ -34,6 +34,7 @@ mod probe;
 mod ratings;
 mod reference_bots;
 mod serve;
+mod sgfout;
 mod stats;
 mod tournament;
 mod tune;
