@@ -19,10 +19,12 @@
 
 use bots::c4_solver::board::{Board, Std7x6};
 use bots::c4_solver::solver::{Budget, Solved, Solver, SOLVE_HASH_MB};
+use games::Player;
 use games::{Connect4, Game, GameSpec, TicTacToe};
 
 use super::tictactoe::TicTacToeOracle;
 use super::{AnalyzeOptions, Value};
+use crate::record::GameResult;
 
 /// The most nodes a verdict may take (the cap of `solver_nodes`, and of the re-refereeing of a record
 /// that claims one).
@@ -39,6 +41,33 @@ pub struct Verdict {
     pub value: Value,
     /// The nodes the proof took (Connect Four: the solver's nodes; tic-tac-toe: positions searched).
     pub nodes: u64,
+}
+
+impl Verdict {
+    /// The result this verdict gives the game, `to_move` being the side to move.
+    pub fn result(&self, to_move: Player) -> GameResult {
+        match (self.value, to_move) {
+            (Value::Draw, _) => GameResult::Draw,
+            (Value::Win, Player::First) | (Value::Loss, Player::Second) => GameResult::FirstWins,
+            (Value::Win, Player::Second) | (Value::Loss, Player::First) => GameResult::SecondWins,
+        }
+    }
+
+    /// The record's detail for `result`: `solver: a win for the first player (proved in 1234 nodes)`.
+    pub fn detail(&self, result: GameResult) -> String {
+        let what = match result {
+            GameResult::FirstWins => "a win for the first player",
+            GameResult::SecondWins => "a win for the second player",
+            GameResult::Draw => "a draw",
+        };
+        format!("solver: {what} (proved in {} nodes)", self.nodes)
+    }
+}
+
+/// The nodes a record's detail ([`Verdict::detail`]) says its proof took; `None` when it says none.
+pub fn nodes_in(detail: &str) -> Option<u64> {
+    let (_, rest) = detail.rsplit_once("(proved in ")?;
+    rest.strip_suffix(" nodes)")?.parse().ok()
 }
 
 /// Whether the solver can judge games of `spec`: Connect Four 7 × 6 and tic-tac-toe of any size.
@@ -153,6 +182,24 @@ mod tests {
         assert!(judge(&spec, &moves("1 9"), 1)
             .unwrap_err()
             .contains("move 2"));
+    }
+
+    #[test]
+    fn a_verdict_is_a_result_and_a_detail_that_reads_back() {
+        let v = Verdict {
+            value: Value::Loss,
+            nodes: 4321,
+        };
+        let r = v.result(Player::Second);
+        assert_eq!(r, GameResult::FirstWins);
+        assert_eq!(v.result(Player::First), GameResult::SecondWins);
+        let detail = v.detail(r);
+        assert_eq!(
+            detail,
+            "solver: a win for the first player (proved in 4321 nodes)"
+        );
+        assert_eq!(nodes_in(&detail), Some(4321));
+        assert_eq!(nodes_in("solver: a draw"), None);
     }
 
     #[test]

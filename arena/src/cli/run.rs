@@ -59,7 +59,11 @@ pub struct RunFlags {
     /// (fastchess's -use-affinity): all (the default) or a list such as 0-3,8; over the config's
     /// affinity.
     #[arg(long, value_name = "CPUS", num_args = 0..=1, default_missing_value = "all")]
-    pub affinity: Option<arena::run::affinity::Cpus>,
+    pub affinity: Option<arena::config::affinity::Cpus>,
+    /// Append each Dots game to this SGF file as it ends, one game tree per game, each move commented
+    /// C[..] with its score, depth and time as --pgnout's; over the config's sgfout.
+    #[arg(long, value_name = "FILE")]
+    pub sgfout: Option<PathBuf>,
 }
 
 impl RunFlags {
@@ -73,6 +77,7 @@ impl RunFlags {
             report_every: self.report_every,
             pgnout: self.pgnout.clone(),
             affinity: self.affinity.clone(),
+            sgfout: self.sgfout.clone(),
             ..RunOptions::default()
         }
     }
@@ -91,6 +96,14 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let mut plans = Vec::new();
     for path in &args.configs {
         let mut plan = load(path)?;
+        if opts.sgfout.is_some() {
+            arena::formats::sgf::writable(&plan.spec).map_err(|reason| {
+                anyhow::anyhow!(
+                    "{}: --sgfout {reason}; use --pgnout for these games",
+                    path.display()
+                )
+            })?;
+        }
         // A knockout's seeds_from folder is read now, so a bad one is found before any game.
         arena::tournament::pairing::seed(&mut plan)
             .with_context(|| format!("{}", path.display()))?;

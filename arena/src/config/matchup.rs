@@ -210,6 +210,9 @@ pub struct Match {
     /// Append each game to this PGN file as it ends (relative to the working directory unless
     /// absolute; written absolute).
     pub pgnout: Option<PathBuf>,
+    /// Append each Dots game to this SGF file as it ends (relative to the working directory unless
+    /// absolute; written absolute).
+    pub sgfout: Option<PathBuf>,
     /// `[adjudication]`: games ended by the bots' scores; `None`: off.
     pub adjudication: Option<AdjudicationConfig>,
 }
@@ -322,6 +325,7 @@ impl Match {
             noswap: self.noswap.then_some(true),
             reverse: self.reverse.then_some(true),
             pgnout: self.pgnout.as_deref().map(absolute),
+            sgfout: self.sgfout.as_deref().map(absolute),
             adjudication: self.adjudication.clone(),
             affinity: None,
             limits: LimitsConfig::default(),
@@ -524,6 +528,7 @@ mod tests {
             noswap: false,
             reverse: false,
             pgnout: None,
+            sgfout: None,
             adjudication: None,
         }
     }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub mod affinity;
 pub mod matchup;
 pub mod span;
 pub mod tiebreak;
@@ -77,6 +78,11 @@ pub struct Config {
     /// CPU the arena may run on among the game slots, a string names the CPUs (`"0-3,8"`, as `taskset
     /// -c`); `arena run --affinity` overrides it. Default: off.
     pub affinity: Option<AffinityConfig>,
+    /// Append each Dots game to this SGF file as it ends, one game tree of an SGF collection per game in
+    /// the SGF of `arena export --format sgf`, with each move's comment `C[..]` as the live PGN's
+    /// (score/depth and time); relative to the config file's folder unless absolute. Dots only (with a
+    /// board of at most 52 points a side). `arena run --sgfout FILE` overrides it. Default: none.
+    pub sgfout: Option<PathBuf>,
     /// `[adjudication]`: end games by the bots' own scores (cutechess's `-resign` and `-draw`); off by
     /// default.
     pub adjudication: Option<AdjudicationConfig>,

@@ -110,25 +110,12 @@ pub fn game(r: &GameRecord, event: &str, evals: &[Option<MoveEval>]) -> String {
 
     // Step 2. The movetext, wrapped before 80 columns.
     let mut words: Vec<String> = Vec::new();
-    let opening = r.opening.len();
     for (k, m) in r.moves.iter().enumerate() {
         if k % 2 == 0 {
             words.push(format!("{}.", k / 2 + 1));
         }
         words.push(m.clone());
-        let note = match k.checked_sub(opening) {
-            None => Some("{book}".to_string()),
-            Some(i) => {
-                let eval = evals.get(i).copied().flatten().map(|e| e.to_string());
-                let time = r.move_ms.get(i).map(|&ms| format!("{}s", seconds(ms)));
-                match (eval, time) {
-                    (Some(e), Some(t)) => Some(format!("{{{e} {t}}}")),
-                    (Some(x), None) | (None, Some(x)) => Some(format!("{{{x}}}")),
-                    (None, None) => None,
-                }
-            }
-        };
-        words.extend(note);
+        words.extend(move_comment(r, k, evals).map(|c| format!("{{{c}}}")));
     }
     let ending = if r.detail.is_empty() {
         r.termination.to_string()
@@ -151,6 +138,24 @@ pub fn game(r: &GameRecord, event: &str, evals: &[Option<MoveEval>]) -> String {
     }
     let _ = writeln!(out, "{line}\n");
     out
+}
+
+/// The comment of ply `k` (0-based, the opening's plies included) of `r`, without its braces, as
+/// cutechess comments a move: `book` for an opening ply, else the mover's score and depth from `evals`
+/// (one per move after the opening, as `move_ms`) when it gave them, then the move's time in seconds
+/// from `move_ms`: `+0.32/10 0.12s`, `+12/6 0.12s`, `0.12s`. `None` for a move with neither (a ply past
+/// the recorded times). The live SGF's `C[..]` carries the same text ([`crate::formats::sgf::commented`]).
+pub fn move_comment(r: &GameRecord, k: usize, evals: &[Option<MoveEval>]) -> Option<String> {
+    let Some(i) = k.checked_sub(r.opening.len()) else {
+        return Some("book".to_string());
+    };
+    let eval = evals.get(i).copied().flatten().map(|e| e.to_string());
+    let time = r.move_ms.get(i).map(|&ms| format!("{}s", seconds(ms)));
+    match (eval, time) {
+        (Some(e), Some(t)) => Some(format!("{e} {t}")),
+        (Some(x), None) | (None, Some(x)) => Some(x),
+        (None, None) => None,
+    }
 }
 
 #[cfg(test)]

@@ -20,7 +20,9 @@
 //!
 //! The arena adds `EV` (tournament), `RO` (round), `GN` (game id), `RU[russian]` (as oppai-rs) and a game
 //! comment `GC` with the termination and its detail (`timeout: b: took 1203 ms, allowed 1000 ms`), which
-//! [`SgfGame::to_record`] reads back, so an exported game imports with the same ending.
+//! [`SgfGame::to_record`] reads back, so an exported game imports with the same ending. The live SGF of
+//! `sgfout` ([`commented`]) gives each move node a comment `C[..]` too: the live PGN's comment of that move
+//! (`+12/6 0.12s`), which [`read`] skips.
 
 use std::fmt::Write as _;
 
@@ -31,7 +33,7 @@ use sgf_parse::GameTree;
 
 use crate::config::time_control::RecordedTimeControl;
 use crate::formats::seconds;
-use crate::record::{GameRecord, GameResult, Termination};
+use crate::record::{GameRecord, GameResult, MoveEval, Termination};
 
 /// The largest board side SGF's letters reach (`a`–`z`, `A`–`Z`).
 pub const MAX_SIDE: u8 = 52;
@@ -141,12 +143,60 @@ fn minus(all: &Setup, part: &Setup) -> Option<Setup> {
     Some(out)
 }
 
-/// Writes `record` (a Dots game) as one SGF game tree; `event` names the tournament (`EV`).
+/// Writes `record` (a Dots game) as one SGF game tree, followed by a line break; `event` names the
+/// tournament (`EV`). `arena export --format sgf` writes this, one file per game.
 ///
 /// # Errors
 /// [`SgfError::Write`] for a game that is not Dots, a board side over [`MAX_SIDE`], or a record whose
 /// setup or moves do not parse.
 pub fn write(record: &GameRecord, event: &str) -> Result<String, SgfError> {
+    tree(record, event, None)
+}
+
+/// [`write()`]'s game tree with a comment `C[..]` on each move node: the text of the live PGN's comment
+/// of that move ([`crate::formats::pgn::move_comment`]), `book` for an opening ply, else the mover's
+/// score and depth from `evals` (one per move after the opening, as `move_ms`; shorter, or empty, when
+/// the bots gave none) and the move's time in seconds: `C[+12/6 0.12s]`, `C[0.12s]`. The live SGF of
+/// `sgfout` / `--sgfout` appends this for each Dots game as it ends ([`crate::run::LiveSink`]); one
+/// game tree after another makes an SGF collection, which [`read`] reads.
+///
+/// # Errors
+/// As [`write()`].
+pub fn commented(
+    record: &GameRecord,
+    event: &str,
+    evals: &[Option<MoveEval>],
+) -> Result<String, SgfError> {
+    tree(record, event, Some(evals))
+}
+
+/// `Ok` when SGF can hold the games of `spec` (Dots on a board whose sides SGF's letters reach), else
+/// why not, worded to follow the key or flag that asked for SGF: `sgfout {reason}; use pgnout …`.
+/// Checked when a run is planned, so `sgfout` fails before the first game rather than at its end.
+///
+/// # Errors
+/// A game other than Dots, or a Dots board over [`MAX_SIDE`] points a side.
+pub fn writable(spec: &GameSpec) -> Result<(), String> {
+    match *spec {
+        GameSpec::Dots { width, height, .. } if width > MAX_SIDE || height > MAX_SIDE => {
+            Err(format!(
+                "cannot write this {width}×{height} board: SGF's letters reach {MAX_SIDE} points a side"
+            ))
+        }
+        GameSpec::Dots { .. } => Ok(()),
+        _ => Err(format!(
+            "writes Dots games only (SGF's GM[40]), not {}",
+            spec.kind()
+        )),
+    }
+}
+
+/// The game tree of [`write()`], with each move's comment when `evals` is given ([`commented`]).
+fn tree(
+    record: &GameRecord,
+    event: &str,
+    evals: Option<&[Option<MoveEval>]>,
+) -> Result<String, SgfError> {
     let fail = |reason: String| SgfError::Write {
         id: record.id.clone(),
         reason,
@@ -239,6 +289,9 @@ pub fn write(record: &GameRecord, event: &str) -> Result<String, SgfError> {
         if let (Some(&ms), Some(l)) = (spent, left[side].as_mut()) {
             *l = l.saturating_sub(ms) + inc[side];
             let _ = write!(out, "{time}[{}]", seconds(*l));
+        }
+        if let Some(comment) = evals.and_then(|e| crate::formats::pgn::move_comment(record, k, e)) {
+            let _ = write!(out, "C[{}]", escape(&comment));
         }
     }
     out.push_str(")\n");
@@ -679,6 +732,100 @@ mod tests {
                 winner: Player::First,
                 by: "4".into()
             })
+        );
+    }
+
+    /// A Dots game from the cross with a book ply: B captures, then W grounds (golden game g0003).
+    fn dots_game(id: &str) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            game: "dots".into(),
+            variant: "8 8 cross".into(),
+            termination: Termination::Ground,
+            detail: "score 2:0".into(),
+            score: Some([2, 0]),
+            time_control: ["5000+50".into(), "5000+50".into()],
+            opening: vec!["3-4".into()],
+            move_ms: vec![2, 35, 1, 52, 3],
+            moves: ["3-4", "8-8", "4-3", "1-1", "6-6", "ground"]
+                .map(String::from)
+                .to_vec(),
+            plies: 6,
+            ..GameRecord::example("dots-tps", "random", GameResult::FirstWins)
+        }
+    }
+
+    #[test]
+    fn live_moves_carry_the_pgn_comments_and_a_collection_of_them_reads_back() {
+        use crate::record::Score;
+        let g = dots_game("g0003");
+        let eval = |score, depth| Some(MoveEval { score, depth });
+        // dots-tps (first) reports in its own units; random (second) nothing; one move past the evals.
+        let evals = [
+            None,
+            eval(Score::Units(12), Some(6)),
+            None,
+            eval(Score::Units(-3), None),
+        ];
+        let text = commented(&g, "live", &evals).unwrap();
+        let moves = text.split_once('\n').unwrap().1;
+        assert_eq!(
+            moves,
+            ";B[ce]C[book];W[ha]WL[5.048]C[0.002s];B[df]BL[5.015]C[+12/6 0.035s];W[ah]WL[5.097]C[0.001s]\
+             ;B[fc]BL[5.013]C[-3 0.052s];W[]WL[5.144]C[0.003s])\n"
+        );
+        // Without the comments, as `arena export` writes it.
+        let plain = write(&g, "live").unwrap();
+        assert!(!plain.contains("]C["), "{plain}");
+        assert_eq!(plain.lines().next(), text.lines().next());
+
+        // Appended one after another, the games read as one collection, each with its moves.
+        let other = GameRecord {
+            // B grounds its three dots, none on the edge: W takes them.
+            moves: vec!["3-4".into(), "8-8".into(), "ground".into()],
+            move_ms: vec![7, 9],
+            detail: "score 0:3".into(),
+            score: Some([0, 3]),
+            result: GameResult::SecondWins,
+            ..dots_game("g0004")
+        };
+        let file = [
+            commented(&g, "live", &evals).unwrap(),
+            commented(&other, "live", &[]).unwrap(),
+            commented(&g, "live", &[]).unwrap(),
+        ]
+        .concat();
+        let games = read(&file).unwrap();
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[0].moves, g.moves);
+        assert_eq!(games[1].moves, other.moves);
+        assert_eq!(games[1].name, "g0004");
+        let back = games[1].to_record("x").unwrap();
+        assert_eq!(
+            (back.result, back.termination, back.score),
+            (GameResult::SecondWins, Termination::Ground, Some([0, 3]))
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("live.sgf");
+        std::fs::write(&path, &file).unwrap();
+        let ids: Vec<String> = read_records(&path)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(ids, ["live-1", "live-2", "live-3"]);
+    }
+
+    #[test]
+    fn only_dots_boards_with_sgf_coordinates_are_writable() {
+        let spec = |s: &str| s.parse::<GameSpec>().unwrap();
+        assert_eq!(writable(&spec("dots 52 52 cross")), Ok(()));
+        assert!(writable(&spec("dots 53 20 cross"))
+            .unwrap_err()
+            .contains("53×20"));
+        assert_eq!(
+            writable(&spec("connect4 7 6")).unwrap_err(),
+            "writes Dots games only (SGF's GM[40]), not connect4"
         );
     }
 

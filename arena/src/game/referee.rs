@@ -16,7 +16,6 @@ use crate::analyze::judge::{self, Verdict};
 use crate::config::ProtocolKind;
 use crate::game::clock::{Charge, Clock};
 use crate::game::process::{BotProcess, IoFailure, Transcript};
-use crate::plan::adjudication::SolverRule;
 use crate::plan::schedule::ScheduledGame;
 use crate::plan::{BotPlan, Plan};
 use crate::protocol::{self, codecup, ugi};
@@ -101,7 +100,7 @@ pub struct GameEnv {
     pub watch: Option<Arc<dyn Watch>>,
     /// The CPUs the bots run on (`sched_setaffinity`): the run's, which the
     /// [`GamePool`](crate::run::pool::GamePool) shares out so that each game slot has its own
-    /// ([`crate::run::affinity`]); `None`: anywhere.
+    /// ([`crate::sandbox::affinity`]); `None`: anywhere.
     pub affinity: Option<Vec<usize>>,
 }
 
@@ -358,8 +357,8 @@ impl<'a> Referee<'a> {
             if let Some(rule) = plan.adjudication.solver {
                 if record.moves.len() >= rule.after as usize {
                     if let Some(verdict) = solve(plan.spec, &record.moves, rule.nodes).await? {
-                        let result = SolverRule::result(&verdict, pos.turn());
-                        let detail = SolverRule::detail(&verdict, result);
+                        let result = verdict.result(pos.turn());
+                        let detail = verdict.detail(result);
                         return Ok((result, Termination::Solved, detail));
                     }
                 }

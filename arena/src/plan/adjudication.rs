@@ -3,11 +3,10 @@
 //! rules of `[adjudication]`, checked, and the tests the referee applies before each move request
 //! ([`crate::game::referee`]).
 
-use crate::analyze::judge::{self, Verdict};
-use crate::analyze::Value;
+use crate::analyze::judge;
 use crate::config::AdjudicationConfig;
-use crate::record::{GameResult, MoveEval, Score};
-use games::{GameSpec, Player};
+use crate::record::{MoveEval, Score};
+use games::GameSpec;
 
 /// The checked `[adjudication]` of a plan; every rule off by default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,33 +26,6 @@ pub struct SolverRule {
     pub after: u32,
     /// The node cap of each search, 1..=[`judge::MAX_NODES`] (`solver_nodes`).
     pub nodes: u64,
-}
-
-impl SolverRule {
-    /// The result that `verdict` (for `to_move`, the side to move) gives the game.
-    pub fn result(verdict: &Verdict, to_move: Player) -> GameResult {
-        match (verdict.value, to_move) {
-            (Value::Draw, _) => GameResult::Draw,
-            (Value::Win, Player::First) | (Value::Loss, Player::Second) => GameResult::FirstWins,
-            (Value::Win, Player::Second) | (Value::Loss, Player::First) => GameResult::SecondWins,
-        }
-    }
-
-    /// The record's detail for `result`: `solver: a win for the first player (proved in 1234 nodes)`.
-    pub fn detail(verdict: &Verdict, result: GameResult) -> String {
-        let what = match result {
-            GameResult::FirstWins => "a win for the first player",
-            GameResult::SecondWins => "a win for the second player",
-            GameResult::Draw => "a draw",
-        };
-        format!("solver: {what} (proved in {} nodes)", verdict.nodes)
-    }
-
-    /// The nodes a record's [`detail`](Self::detail) says its proof took; `None` when it says none.
-    pub fn nodes_in(detail: &str) -> Option<u64> {
-        let (_, rest) = detail.rsplit_once("(proved in ")?;
-        rest.strip_suffix(" nodes)")?.parse().ok()
-    }
 }
 
 /// A bot whose own score was `-score` or worse on each of its last `moves` moves loses when it is next
@@ -319,19 +291,6 @@ mod tests {
             solver(Some(0), Some(5), "tictactoe 4 4 3").unwrap().solver,
             Some(SolverRule { after: 0, nodes: 5 })
         );
-        let v = Verdict {
-            value: Value::Loss,
-            nodes: 4321,
-        };
-        let r = SolverRule::result(&v, Player::Second);
-        assert_eq!(r, GameResult::FirstWins);
-        let detail = SolverRule::detail(&v, r);
-        assert_eq!(
-            detail,
-            "solver: a win for the first player (proved in 4321 nodes)"
-        );
-        assert_eq!(SolverRule::nodes_in(&detail), Some(4321));
-        assert_eq!(SolverRule::nodes_in("solver: a draw"), None);
         assert!(solver(None, Some(5), "connect4 7 6")
             .unwrap_err()
             .contains("needs solver_plies"));

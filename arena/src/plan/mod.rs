@@ -59,9 +59,13 @@ pub struct Plan {
     /// The config's `pgnout`, resolved against the config file's folder: the PGN file each game is
     /// appended to as it ends ([`crate::run::RunOptions::pgnout`] overrides it).
     pub pgnout: Option<PathBuf>,
-    /// The config's `affinity`: the CPUs the game slots share out ([`crate::run::affinity`]);
+    /// The config's `affinity`: the CPUs the game slots share out ([`crate::sandbox::affinity`]);
     /// [`crate::run::RunOptions::affinity`] overrides it. `None`: off.
-    pub affinity: Option<crate::run::affinity::Cpus>,
+    pub affinity: Option<crate::config::affinity::Cpus>,
+    /// The config's `sgfout`, resolved against the config file's folder: the SGF file each Dots game is
+    /// appended to as it ends, one game tree per game ([`crate::run::RunOptions::sgfout`] overrides it).
+    /// Only for Dots boards SGF can write ([`crate::formats::sgf::writable`]).
+    pub sgfout: Option<PathBuf>,
     /// Whether the waiting bot's processes are stopped while its opponent thinks (CodeCup's rule).
     pub suspend_idle: bool,
     /// Whether the config sets a `processes` limit itself (a default one that the machine cannot enforce
@@ -302,6 +306,16 @@ impl Plan {
             };
             err_at(&["game", key], value, format!("[game]: {m}"))
         })?;
+        if let Some(path) = &config.sgfout {
+            crate::formats::sgf::writable(&spec).map_err(|reason| {
+                let value = path.to_string_lossy();
+                err_at(
+                    &["sgfout"],
+                    &value,
+                    format!("sgfout {reason}; use pgnout for these games"),
+                )
+            })?;
+        }
         let mut bots: Vec<BotPlan> = Vec::new();
         // Paths in a config (`command`, `dir`, `[openings] file`) are relative to the config file's folder.
         let base = config_path
@@ -471,7 +485,9 @@ impl Plan {
             .unwrap_or_default();
         let affinity = match &config.affinity {
             None | Some(crate::config::AffinityConfig::On(false)) => None,
-            Some(crate::config::AffinityConfig::On(true)) => Some(crate::run::affinity::Cpus::All),
+            Some(crate::config::AffinityConfig::On(true)) => {
+                Some(crate::config::affinity::Cpus::All)
+            }
             Some(crate::config::AffinityConfig::Cpus(s)) => {
                 Some(s.parse().map_err(|m| err(format!("affinity: {m}")))?)
             }
@@ -504,6 +520,7 @@ impl Plan {
             },
             pgnout: config.pgnout.as_ref().map(|p| base.join(p)),
             affinity,
+            sgfout: config.sgfout.as_ref().map(|p| base.join(p)),
             adjudication,
             suspend_idle: config.suspend_idle.unwrap_or(true),
             processes_configured: config.limits.processes.is_some_and(|p| p > 0)

@@ -216,6 +216,7 @@ pub async fn play(opts: &PlayOptions) -> Result<(GameRecord, PathBuf)> {
         player: None,
         pgnout: None,
         affinity: None,
+        sgfout: None,
     })?;
     run.record_config()?;
     let config = Config::load(&config_path)?;

@@ -17,7 +17,6 @@
 use games::{Game, GameSpec, GameVisitor, Player};
 
 use crate::analyze::judge;
-use crate::plan::adjudication::SolverRule;
 use crate::record::{GameRecord, GameResult, Termination};
 
 /// Replays `record`'s moves and checks its result, termination and score against them.
@@ -116,7 +115,7 @@ impl GameVisitor for Replay<'_> {
                 }
                 // The referee's proof, repeated: the same cold search within the nodes it took.
                 // (A proof of 0 nodes, by the book or a win on the board, needs no search.)
-                let nodes = SolverRule::nodes_in(&r.detail)
+                let nodes = judge::nodes_in(&r.detail)
                     .filter(|&n| n <= judge::MAX_NODES)
                     .ok_or_else(|| {
                         format!(
@@ -129,7 +128,7 @@ impl GameVisitor for Replay<'_> {
                     .ok_or_else(|| {
                         format!("{claimed}, but the solver proves nothing in {nodes} nodes")
                     })?;
-                let result = SolverRule::result(&verdict, pos.turn());
+                let result = verdict.result(pos.turn());
                 if result != r.result {
                     return Err(format!("{claimed}, but the solver gives {result}"));
                 }

@@ -35,12 +35,11 @@ use crate::run::pool::{stopped, GamePool, Next};
 use crate::sandbox::Containment;
 use crate::stats::sprt::SprtDecision;
 
-pub mod affinity;
 pub mod player;
 pub mod pool;
 mod progress;
 
-pub use progress::{Evals, PgnSink, Progress, Sink};
+pub use progress::{Evals, LiveFormat, LiveSink, Progress, Sink};
 
 /// The config a run records in its folder.
 #[derive(Clone, Debug)]
@@ -93,16 +92,20 @@ pub struct Setup {
     pub watch: Option<Arc<dyn crate::game::referee::Watch>>,
     /// Who plays the games; `None`: this process ([`player::Local`]).
     pub player: Option<Arc<dyn player::Player>>,
-    /// Append each recorded game to this PGN file ([`PgnSink`]); `None`: no live PGN.
+    /// Append each recorded game to this PGN file ([`LiveSink`]); `None`: no live PGN.
     pub pgnout: Option<PathBuf>,
-    /// The CPUs the game slots share out ([`affinity`]); `None`: the bots run anywhere.
-    pub affinity: Option<affinity::Cpus>,
+    /// The CPUs the game slots share out ([`crate::sandbox::affinity`]); `None`: the bots run anywhere.
+    pub affinity: Option<crate::config::affinity::Cpus>,
+    /// Append each recorded game, a Dots game, to this SGF file as one game tree ([`LiveSink`]); `None`:
+    /// no live SGF.
+    pub sgfout: Option<PathBuf>,
 }
 
 impl Setup {
     /// The setup of an `arena run` of `plan` (a tournament, a Swiss, a knockout) into `folder` under
     /// `opts`: its config file (or `opts.derived_config`), transcripts kept, the live PGN of
-    /// `opts.pgnout`, else of the config's `pgnout`.
+    /// `opts.pgnout`, else of the config's `pgnout`, and the live SGF of `opts.sgfout`, else of the
+    /// config's `sgfout`.
     pub fn of(plan: &Plan, opts: &RunOptions, folder: String) -> Setup {
         Setup {
             results_root: opts.results_root.clone(),
@@ -117,6 +120,7 @@ impl Setup {
             player: opts.player.clone(),
             pgnout: opts.pgnout.clone().or_else(|| plan.pgnout.clone()),
             affinity: opts.affinity.clone().or_else(|| plan.affinity.clone()),
+            sgfout: opts.sgfout.clone().or_else(|| plan.sgfout.clone()),
         }
     }
 }
@@ -173,7 +177,9 @@ pub struct RunOptions {
     /// Append each recorded game to this PGN file (`--pgnout`; over the config's `pgnout`).
     pub pgnout: Option<PathBuf>,
     /// The CPUs the game slots share out (`--affinity`; over the config's `affinity`).
-    pub affinity: Option<affinity::Cpus>,
+    pub affinity: Option<crate::config::affinity::Cpus>,
+    /// Append each recorded Dots game to this SGF file (`--sgfout`; over the config's `sgfout`).
+    pub sgfout: Option<PathBuf>,
 }
 
 impl Default for RunOptions {
@@ -194,6 +200,7 @@ impl Default for RunOptions {
             player: None,
             pgnout: None,
             affinity: None,
+            sgfout: None,
         }
     }
 }
@@ -230,8 +237,8 @@ pub struct Run {
     config: Option<(String, PathBuf)>,
     _lock: RunLock,
     env: Option<Arc<GameEnv>>,
-    /// The live PGN, opened by [`Run::env`] when the setup names a file.
-    pgn: Option<PgnSink>,
+    /// The live PGN and SGF, opened by [`Run::env`] when the setup names a file.
+    live: Option<LiveSink>,
     stop: watch::Receiver<bool>,
     stop_task: tokio::task::JoinHandle<()>,
     started: Instant,
@@ -280,7 +287,7 @@ impl Run {
             config: Some(config),
             _lock: lock,
             env: None,
-            pgn: None,
+            live: None,
             stop,
             stop_task,
             started: Instant::now(),
@@ -352,13 +359,26 @@ impl Run {
         if let Some(w) = Containment::warning(checks).filter(|_| !self.setup.quiet) {
             crate::errln!("{w}");
         }
-        // The live PGN collects the bots' scores through the games' watch, beside the setup's own.
+        // The live PGN and SGF collect the bots' scores through the games' watch, beside the setup's own.
+        let mut files = Vec::new();
         if let Some(path) = &self.setup.pgnout {
-            self.pgn = Some(PgnSink::open(path, &checks.name)?);
+            files.push((LiveFormat::Pgn, path.as_path()));
+        }
+        if let Some(path) = &self.setup.sgfout {
+            crate::formats::sgf::writable(&checks.spec).map_err(|reason| {
+                anyhow::anyhow!(
+                    "sgfout {}: {reason}; use pgnout for these games",
+                    path.display()
+                )
+            })?;
+            files.push((LiveFormat::Sgf, path.as_path()));
+        }
+        if !files.is_empty() {
+            self.live = Some(LiveSink::open(&files, &checks.name)?);
         }
         let watch: Option<Arc<dyn crate::game::referee::Watch>> = match (
             self.setup.watch.clone(),
-            self.pgn.as_ref().map(PgnSink::watch),
+            self.live.as_ref().map(LiveSink::watch),
         ) {
             (Some(w), Some(p)) => Some(Arc::new(progress::BothWatch(w, p))),
             (w, p) => w.or_else(|| p.map(|p| p as Arc<dyn crate::game::referee::Watch>)),
@@ -370,7 +390,9 @@ impl Run {
             hide: Some(self.setup.results_root.clone()),
             watch,
             affinity: match &self.setup.affinity {
-                Some(cpus) => Some(cpus.resolve().map_err(anyhow::Error::msg)?),
+                Some(cpus) => {
+                    Some(crate::sandbox::affinity::resolve(cpus).map_err(anyhow::Error::msg)?)
+                }
                 None => None,
             },
         });
@@ -390,7 +412,7 @@ impl Run {
 
     /// Plays `games` of `plan` in `env` (from [`Run::env`]), at most `plan.concurrency` at once, handing
     /// each finished game to `each` in the order they end (a forfeit included; recording it is the
-    /// caller's), then to the live PGN, if any, once `each` has taken it. `kept` names what the caller keeps when a game cannot be set up ("the {kept} recorded
+    /// caller's), then to the live PGN and SGF, if any, once `each` has taken it. `kept` names what the caller keeps when a game cannot be set up ("the {kept} recorded
     /// so far are kept").
     ///
     /// # Errors
@@ -422,10 +444,10 @@ impl Run {
                 }
             };
             self.played += 1;
-            let copy = self.pgn.is_some().then(|| record.clone());
+            let copy = self.live.is_some().then(|| record.clone());
             let flow = each(record)?;
-            if let (Some(pgn), Some(record)) = (self.pgn.as_mut(), copy) {
-                pgn.game_finished(&record, self.played, 0)?;
+            if let (Some(live), Some(record)) = (self.live.as_mut(), copy) {
+                live.game_finished(&record, self.played, 0)?;
             }
             if flow == Flow::Stop {
                 pool.abandon().await;

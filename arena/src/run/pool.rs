@@ -6,7 +6,7 @@
 //! ([`crate::tune`]). The runner records the games; the pool only schedules them, stops them all on a
 //! stop signal, and stops them all when the arena cannot set a game up ([`SetupError`]). When the run
 //! pins bots to CPUs ([`GameEnv::affinity`]), each game plays in a slot of its own (the lowest free one)
-//! with that slot's share of the CPUs ([`crate::run::affinity`]).
+//! with that slot's share of the CPUs ([`crate::sandbox::affinity`]).
 //!
 //! ```no_run
 //! # async fn demo(plan: std::sync::Arc<arena::plan::Plan>, env: std::sync::Arc<arena::game::referee::GameEnv>)
@@ -166,7 +166,7 @@ impl GamePool {
             self.slot_envs = (0..slots)
                 .map(|i| {
                     Arc::new(GameEnv {
-                        affinity: Some(super::affinity::share(cpus, slots, i)),
+                        affinity: Some(crate::sandbox::affinity::share(cpus, slots, i)),
                         ..(*self.env).clone()
                     })
                 })

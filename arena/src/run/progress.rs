@@ -1,5 +1,5 @@
 //! Progress on the console and the record of finished games: the two [`Sink`]s every run feeds; and the
-//! live PGN ([`PgnSink`]) that a run with `--pgnout` feeds besides them.
+//! live PGN and SGF ([`LiveSink`]) that a run with `--pgnout` or `--sgfout` feeds besides them.
 
 use std::io::IsTerminal;
 
@@ -98,32 +98,72 @@ impl Sink for Progress {
     }
 }
 
-/// The live PGN (cutechess's `-pgnout`): appends each finished game to a file as it is recorded, each
-/// bot move commented with the score and depth the bot last gave before it and the move's time
-/// ([`crate::formats::pgn::game`]). The scores come from its [`Evals`], the run's games' watch.
-pub struct PgnSink {
+/// The form a live file writes each game in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LiveFormat {
+    /// PGN, cutechess's `-pgnout`: [`crate::formats::pgn::game`] with the bots' scores (`pgnout`).
+    Pgn,
+    /// SGF for Dots: [`crate::formats::sgf::commented`], one game tree per game (`sgfout`).
+    Sgf,
+}
+
+impl LiveFormat {
+    /// `PGN` or `SGF`, for messages.
+    fn name(self) -> &'static str {
+        match self {
+            LiveFormat::Pgn => "PGN",
+            LiveFormat::Sgf => "SGF",
+        }
+    }
+}
+
+/// One file a [`LiveSink`] appends to.
+#[derive(Debug)]
+struct LiveFile {
     path: std::path::PathBuf,
     file: std::fs::File,
+    format: LiveFormat,
+}
+
+/// The live game files: the live PGN (cutechess's `-pgnout`) and the live SGF of Dots games
+/// (`--sgfout`). Appends each finished game to each file as it is recorded, each bot move commented
+/// with the score and depth the bot last gave before it and the move's time
+/// ([`crate::formats::pgn::move_comment`]). The scores come from its [`Evals`], the run's games' watch,
+/// shared by the files.
+#[derive(Debug)]
+pub struct LiveSink {
+    files: Vec<LiveFile>,
     event: String,
     evals: std::sync::Arc<Evals>,
 }
 
-impl PgnSink {
-    /// Opens `path` for appending (created when missing, never truncated); `event` is the PGN's
-    /// `Event`, the tournament's name.
+impl LiveSink {
+    /// Opens each of `files` for appending in its format (created when missing, never truncated);
+    /// `event` is the tournament's name (PGN's `Event`, SGF's `EV`).
     ///
     /// # Errors
     /// A file that cannot be opened, with its path.
-    pub fn open(path: &std::path::Path, event: &str) -> Result<PgnSink> {
+    pub fn open(files: &[(LiveFormat, &std::path::Path)], event: &str) -> Result<LiveSink> {
         use anyhow::Context;
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("opening the PGN file {}", path.display()))?;
-        Ok(PgnSink {
-            path: path.to_path_buf(),
-            file,
+        let files = files
+            .iter()
+            .map(|&(format, path)| {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| {
+                        format!("opening the {} file {}", format.name(), path.display())
+                    })?;
+                Ok(LiveFile {
+                    path: path.to_path_buf(),
+                    file,
+                    format,
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(LiveSink {
+            files,
             event: event.to_string(),
             evals: std::sync::Arc::default(),
         })
@@ -135,17 +175,26 @@ impl PgnSink {
     }
 }
 
-impl Sink for PgnSink {
+impl Sink for LiveSink {
     fn game_finished(&mut self, record: &GameRecord, _done: usize, _total: usize) -> Result<()> {
         use anyhow::Context;
         use std::io::Write;
         let evals = self.evals.take(&record.id);
-        let text = crate::formats::pgn::game(record, &self.event, &evals);
-        // One write per game: appended whole, even with another run appending to the same file.
-        self.file
-            .write_all(text.as_bytes())
-            .and_then(|()| self.file.flush())
-            .with_context(|| format!("writing the PGN file {}", self.path.display()))
+        for f in &mut self.files {
+            let text = match f.format {
+                LiveFormat::Pgn => crate::formats::pgn::game(record, &self.event, &evals),
+                LiveFormat::Sgf => crate::formats::sgf::commented(record, &self.event, &evals)
+                    .with_context(|| format!("the SGF file {}", f.path.display()))?,
+            };
+            // One write per game: appended whole, even with another run appending to the same file.
+            f.file
+                .write_all(text.as_bytes())
+                .and_then(|()| f.file.flush())
+                .with_context(|| {
+                    format!("writing the {} file {}", f.format.name(), f.path.display())
+                })?;
+        }
+        Ok(())
     }
 }
 
@@ -177,7 +226,7 @@ impl crate::game::referee::Watch for Evals {
     }
 }
 
-/// Two watches of the same games: the run's own ([`super::Setup::watch`]) and the live PGN's.
+/// Two watches of the same games: the run's own ([`super::Setup::watch`]) and the live files'.
 #[derive(Debug)]
 pub(crate) struct BothWatch(
     pub(crate) std::sync::Arc<dyn crate::game::referee::Watch>,

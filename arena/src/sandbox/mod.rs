@@ -15,6 +15,7 @@
 //! [`Containment`] is the run's view of these layers; [`Jail`] confines one bot process for one game and
 //! is owned by its [`crate::game::process::BotProcess`].
 
+pub mod affinity;
 pub mod bubblewrap;
 pub mod cgroup;
 pub use crate::plan::limits;
@@ -493,12 +494,12 @@ impl Jail {
     }
 
     /// Pins the bot to `cpus` (its main process sets its affinity between fork and exec, and every
-    /// process it starts inherits it; [`crate::run::affinity`]).
+    /// process it starts inherits it; [`affinity`]).
     ///
     /// # Errors
     /// A CPU number past the kernel's set.
     pub fn pin(&mut self, cpus: &[usize]) -> Result<(), String> {
-        self.cpus = Some(crate::run::affinity::cpu_set(cpus)?);
+        self.cpus = Some(affinity::cpu_set(cpus)?);
         Ok(())
     }
 

@@ -167,6 +167,12 @@ impl Tuning {
              of its verifying match",
             at()
         );
+        anyhow::ensure!(
+            config.sgfout.is_none(),
+            "{}: sgfout is not for a tuning (its games are not kept); `arena export --format sgf` \
+             writes the SGF of its verifying match",
+            at()
+        );
         if let Some(p) = tune
             .params
             .iter()
@@ -525,6 +531,7 @@ pub async fn run(config_path: &Path, self_exe: &Path, opts: &TuneOptions) -> Res
         player: None,
         pgnout: None,
         affinity: tuning.base.affinity.clone(),
+        sgfout: None,
     })?;
     let dir = run.dir.clone();
     let csv = dir.path.join(record::FILE);
@@ -831,8 +838,13 @@ options = { depth = 2 }
                 "{key}"
             );
         }
-        assert!(err(CONFIG.replace("[game]", "pgnout = \"x.pgn\"\n[game]"))
-            .contains("not for a tuning"));
+        for key in ["pgnout = \"x.pgn\"", "sgfout = \"x.sgf\""] {
+            assert!(
+                err(CONFIG.replace("[game]", &format!("{key}\n[game]")))
+                    .contains("not for a tuning"),
+                "{key}"
+            );
+        }
         // `arena run` refuses a tune config instead of ignoring its [tune] table.
         let c = Config::parse(CONFIG, Path::new("t.toml")).unwrap();
         let e = Plan::new(&c, Path::new("t.toml"), Path::new("/bin/sh")).unwrap_err();

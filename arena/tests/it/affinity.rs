@@ -7,7 +7,8 @@ use crate::common;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use arena::run::affinity;
+use arena::config::affinity::Cpus;
+use arena::sandbox::affinity;
 use common::{games, run, text, write_config};
 
 /// The CPUs each bot of each game reported, in the order of the game ids, first player first: (game
@@ -102,7 +103,7 @@ fn each_game_slot_runs_its_bots_on_cpus_of_its_own() {
     let free = config(tmp.path(), "free", "");
     let out = run(tmp.path(), &free, &[]);
     assert!(out.status.success(), "{}", text(&out));
-    let all = affinity::Cpus::List(mine.clone()).to_string();
+    let all = Cpus::List(mine.clone()).to_string();
     for (_, cpu) in reported(tmp.path(), "free") {
         assert_eq!(cpu, all);
     }

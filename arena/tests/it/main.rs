@@ -35,6 +35,7 @@ mod probe;
 mod ratings;
 mod reference_bots;
 mod serve;
+mod sgfout;
 mod stats;
 mod tournament;
 mod tune;

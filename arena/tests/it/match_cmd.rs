@@ -11,7 +11,7 @@ use arena::record::GameRecord;
 use common::{arena, games, text};
 
 /// Runs `arena match <args> --results <dir>/results --no-progress` in the folder `dir`.
-fn arena_match(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn arena_match(dir: &Path, args: &[&str]) -> Output {
     arena()
         .arg("match")
         .args(args)
@@ -441,7 +441,7 @@ fn noswap_and_reverse_choose_who_opens_each_game_of_a_pair() {
 }
 
 /// The PGN's movetext as tokens, comments whole: `1.`, `4`, `{book}`, …, the result last.
-fn movetext_tokens(game: &str) -> Vec<String> {
+pub(crate) fn movetext_tokens(game: &str) -> Vec<String> {
     let body = game
         .lines()
         .filter(|l| !l.starts_with('['))
