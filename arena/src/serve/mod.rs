@@ -135,6 +135,7 @@ pub struct Started {
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The contest's data folder, held until the server stops.
     _lock: crate::results::RunLock,
+    _db_lock: db::ServerLock,
     server: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
@@ -171,6 +172,14 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         anyhow::anyhow!(
             "{} is in use by another `arena serve` of this contest; stop it first",
             data.root.display()
+        )
+    })?;
+    // And one server a database: a second contest folder on the same PostgreSQL database would do the
+    // same harm.
+    let db_lock = db.lock_server().await?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "the database {} is in use by another `arena serve`; stop it first",
+            opts.db.as_deref().map_or_else(String::new, db::redact)
         )
     })?;
     // Uploads cut short by a killed server: nothing refers to them.
@@ -266,6 +275,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         tasks,
         server,
         _lock: lock,
+        _db_lock: db_lock,
     })
 }
 

@@ -813,6 +813,21 @@ fn a_scheduled_test_competition_starts_by_itself(db: Database) {
         "{}",
         String::from_utf8_lossy(&second.stderr)
     );
+    if let Database::Postgres = db {
+        // Nor one with a data folder of its own on the same PostgreSQL database: its advisory lock.
+        let elsewhere = serve(dir, contest.as_path())
+            .args(["--listen", "127.0.0.1:0", "--results"])
+            .arg(dir.join("elsewhere"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&elsewhere.stderr);
+        assert!(!elsewhere.status.success(), "{stderr}");
+        assert!(
+            stderr.contains("the database postgres://")
+                && stderr.contains("is in use by another `arena serve`; stop it first"),
+            "{stderr}"
+        );
+    }
     // Not again within the hour.
     assert_eq!(
         server

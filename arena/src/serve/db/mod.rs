@@ -145,6 +145,16 @@ pub enum AddVersionError {
     Db(#[from] sqlx::Error),
 }
 
+/// The key of the advisory lock one `arena serve` holds on its PostgreSQL database ([`Db::lock_server`]):
+/// "arena" in ASCII.
+pub const SERVER_LOCK_KEY: i64 = 0x61_72_65_6e_61;
+
+/// A database taken by one server ([`Db::lock_server`]): the connection that holds PostgreSQL's advisory
+/// lock (released when it closes, with this value or the process). If PostgreSQL restarts, the lock
+/// goes with the connection.
+#[derive(Debug)]
+pub struct ServerLock(#[allow(dead_code)] Option<sqlx::AnyConnection>);
+
 /// The database: a pool of connections to one SQLite file or one PostgreSQL database.
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -233,6 +243,30 @@ impl Db {
     /// Which database this is.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Takes the database for this server alone: on PostgreSQL a session advisory lock
+    /// (`pg_try_advisory_lock`, [`SERVER_LOCK_KEY`]) on a connection of its own, held while the
+    /// [`ServerLock`] lives; `None` when another server holds it. (SQLite: nothing to take; the lock
+    /// on the contest's data folder covers its file.) Workers do not take it: any number may share
+    /// the database with its one server.
+    ///
+    /// # Errors
+    /// A database that cannot be reached.
+    pub async fn lock_server(&self) -> Result<Option<ServerLock>> {
+        let Some(url) = self.url.as_deref() else {
+            return Ok(Some(ServerLock(None)));
+        };
+        use sqlx::Connection;
+        let mut conn = sqlx::AnyConnection::connect(url)
+            .await
+            .with_context(|| format!("connecting to {}", redact(url)))?;
+        let taken: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+            .bind(SERVER_LOCK_KEY)
+            .fetch_one(&mut conn)
+            .await
+            .context("taking the server's advisory lock")?;
+        Ok(taken.then_some(ServerLock(Some(conn))))
     }
 
     /// A transaction for a change. On SQLite it takes the write lock at once (`BEGIN IMMEDIATE`): one
