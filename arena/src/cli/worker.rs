@@ -37,6 +37,20 @@ pub struct WorkerArgs {
     /// This worker's name in the database (default: <host>-<process id>).
     #[arg(long)]
     name: Option<String>,
+    /// How long to wait for a database that cannot be reached at the start (a worker started before
+    /// PostgreSQL, or while it restarts), trying again every 5 s; 0: not at all.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    wait_db: u64,
+}
+
+/// Whether `e` is a database that could not be reached (worth trying again), not a refusal.
+fn unreachable(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<sqlx::Error>(),
+            Some(sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::Tls(_))
+        )
+    })
 }
 
 /// Works until Ctrl-C or SIGTERM (exit status 0).
@@ -65,8 +79,30 @@ pub fn run(args: WorkerArgs) -> Result<ExitCode> {
             arena::serve::contest::valid_name(&name) && name != "server",
             "worker name {name:?}: use 1–32 letters, digits, - or _ (not `server`)"
         );
-        let (contest, db, _) =
-            arena::serve::open(&args.contest, &args.results, args.db.as_deref(), &exe).await?;
+        let (stop_tx, stop) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            arena::run::stop_signal().await;
+            let _ = stop_tx.send(true);
+        });
+        // A database out of reach at the start is waited for, as the workers wait for one that
+        // restarts while they play.
+        let since = std::time::Instant::now();
+        let (contest, db, _) = loop {
+            match arena::serve::open(&args.contest, &args.results, args.db.as_deref(), &exe).await {
+                Ok(opened) => break opened,
+                Err(e) if unreachable(&e) && since.elapsed().as_secs() < args.wait_db => {
+                    arena::errln!(
+                        "arena worker {name}: waiting for the database ({e:#}); trying again in 5 s"
+                    );
+                    let mut stop = stop.clone();
+                    tokio::select! {
+                        _ = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}
+                        _ = arena::run::pool::stopped(&mut stop) => return anyhow::Ok(()),
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        };
         let root = std::path::absolute(
             args.results
                 .join(format!("{}.worker-{name}", contest.config.name)),
@@ -79,11 +115,6 @@ pub fn run(args: WorkerArgs) -> Result<ExitCode> {
             hide: root.join("runs"),
             board: None,
         };
-        let (stop_tx, stop) = tokio::sync::watch::channel(false);
-        tokio::spawn(async move {
-            arena::run::stop_signal().await;
-            let _ = stop_tx.send(true);
-        });
         arena::errln!(
             "arena worker {name}: contest {}, {} slot(s), data in {}",
             contest.config.name,

@@ -1085,6 +1085,67 @@ fn a_competition_that_cannot_resume_waits_paused_with_the_reason(db: Database) {
     );
 }
 
+/// A worker started while its database cannot be reached waits for it (every 5 s, up to `--wait-db`
+/// seconds) instead of exiting, and still stops at once on SIGTERM; with `--wait-db 0` it exits with
+/// the error.
+#[test]
+fn a_worker_waits_for_a_database_it_cannot_reach_yet() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let contest = contest(dir, RANDOM, 2, "");
+    // A port nothing listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://arena:hunter2@127.0.0.1:{port}/contest");
+    let worker = |extra: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+        cmd.current_dir(dir)
+            .args(["worker", contest.to_str().unwrap(), "--name", "early"])
+            .args(extra)
+            .env("ARENA_DB", &url);
+        cmd
+    };
+    let out = worker(&["--wait-db", "0"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("opening the database"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = dir.join("early.log");
+    let mut child = worker(&[])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !std::fs::read_to_string(&log)
+        .unwrap()
+        .contains("waiting for the database")
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{}",
+            std::fs::read_to_string(&log).unwrap()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(child.try_wait().unwrap().is_none(), "it waits");
+    // The password stays out of the log.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains("hunter2"), "{text}");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
 on_both_databases!(workers_play_every_game_once_through_killed_workers_and_a_killed_server);
 fn workers_play_every_game_once_through_killed_workers_and_a_killed_server(db: Database) {
     if skip_without_bwrap() {

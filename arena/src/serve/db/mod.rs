@@ -215,6 +215,17 @@ impl Db {
         } else {
             options
         };
+        if backend == Backend::Postgres {
+            // One connection first: a server out of reach is an error at once (the pool would retry
+            // until its acquire timeout, 30 s, and then say only that it timed out).
+            use sqlx::Connection;
+            sqlx::AnyConnection::connect(&url)
+                .await
+                .with_context(|| format!("opening the database {shown}"))?
+                .close()
+                .await
+                .with_context(|| format!("opening the database {shown}"))?;
+        }
         let pool = options
             .connect(&url)
             .await
