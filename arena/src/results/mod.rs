@@ -205,7 +205,7 @@ pub struct RunLock {
 pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
     let reader =
         csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
-    parse_games(reader, path)
+    parse_games(reader, path, 0, &mut Default::default())
 }
 
 /// The games of the `games.csv` at `path` while a run may be appending to it (the contest server's
@@ -219,7 +219,78 @@ pub fn read_games_live(path: &Path) -> Result<Vec<GameRecord>> {
     if bytes.is_empty() {
         return Ok(Vec::new());
     }
-    parse_games(csv::Reader::from_reader(&bytes[..]), path)
+    parse_games(
+        csv::Reader::from_reader(&bytes[..]),
+        path,
+        0,
+        &mut Default::default(),
+    )
+}
+
+/// What [`read_games_more`] has read of a `games.csv`: its complete lines up to `len` bytes.
+#[derive(Clone, Debug, Default)]
+pub struct GamesRead {
+    /// Bytes read: whole lines, the header's included; 0 for a missing or empty file.
+    pub len: u64,
+    /// Every game of them, re-refereed ([`verify`]), in the file's order.
+    pub games: Vec<GameRecord>,
+    /// The header line, newline included.
+    header: Vec<u8>,
+    /// The ids of `games`.
+    ids: std::collections::HashSet<String>,
+}
+
+/// The games of the `games.csv` at `path` while a run may be appending to it, as
+/// [`read_games_live`] reads them, but reading (and re-refereeing) only the lines after what `before`
+/// read when the file still starts with them: the contest server's standings, kept while games come
+/// in. The file is read whole again when its header changed or it is shorter than `before`.
+///
+/// # Errors
+/// See [`read_games_csv`]; the line numbers are the file's.
+pub fn read_games_more(path: &Path, before: Option<&GamesRead>) -> Result<GamesRead> {
+    let bytes = complete_lines(path)?;
+    if bytes.is_empty() {
+        return Ok(GamesRead::default());
+    }
+    let header_len = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| i + 1);
+    let header = &bytes[..header_len];
+    let before = before.filter(|b| {
+        b.header == header && b.len as usize >= header_len && b.len as usize <= bytes.len()
+    });
+    let Some(before) = before else {
+        let mut ids = std::collections::HashSet::new();
+        let games = parse_games(csv::Reader::from_reader(&bytes[..]), path, 0, &mut ids)?;
+        return Ok(GamesRead {
+            len: bytes.len() as u64,
+            games,
+            header: header.to_vec(),
+            ids,
+        });
+    };
+    let from = before.len as usize;
+    // The new lines behind the header: the first of them is the text's line 2 and the file's line
+    // (newlines before it) + 1.
+    let mut text = header.to_vec();
+    text.extend_from_slice(&bytes[from..]);
+    let newlines = bytes[..from].iter().filter(|&&b| b == b'\n').count() as u64;
+    let mut ids = before.ids.clone();
+    let more = parse_games(
+        csv::Reader::from_reader(&text[..]),
+        path,
+        newlines - 1,
+        &mut ids,
+    )?;
+    let mut games = before.games.clone();
+    games.extend(more);
+    Ok(GamesRead {
+        len: bytes.len() as u64,
+        games,
+        header: header.to_vec(),
+        ids,
+    })
 }
 
 /// The bytes of the file at `path` up to its last newline (a run may be appending the next line);
@@ -237,19 +308,23 @@ pub fn complete_lines(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The games of `reader`, each re-refereed; `line_offset` is added to the reader's line numbers in
+/// errors (the lines of the file before the reader's), and `seen` holds the ids read before (a game
+/// recorded twice is an error), to which these are added.
 fn parse_games<R: std::io::Read>(
     mut reader: csv::Reader<R>,
     path: &Path,
+    line_offset: u64,
+    seen: &mut std::collections::HashSet<String>,
 ) -> Result<Vec<GameRecord>> {
     let header = reader
         .headers()
         .with_context(|| format!("reading {}", path.display()))?
         .clone();
     let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
     for record in reader.records() {
         let record = record.with_context(|| format!("{}", path.display()))?;
-        let line = record.position().map_or(0, |p| p.line());
+        let line = record.position().map_or(0, |p| p.line()) + line_offset;
         if record == header {
             bail!(
                 "{}: a second header at line {line}: two runs wrote this file at once; \
@@ -596,4 +671,64 @@ pub fn check_resumable(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::GameResult;
+
+    fn game(id: &str) -> GameRecord {
+        let mut g = GameRecord::example("a", "b", GameResult::FirstWins);
+        g.id = id.into();
+        g
+    }
+
+    /// The kept standings' reads: only the appended lines are read (and re-refereed), with the file's
+    /// line numbers in errors; a file that no longer starts with what was read is read whole.
+    #[test]
+    fn more_games_are_read_from_where_the_last_read_ended() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("games.csv");
+        assert_eq!(read_games_more(&path, None).unwrap().games.len(), 0);
+        write_games_csv(&path, &[game("g0001"), game("g0002")]).unwrap();
+        let first = read_games_more(&path, None).unwrap();
+        assert_eq!(first.games.len(), 2);
+        write_games_csv(&path, &[game("g0001"), game("g0002"), game("g0003")]).unwrap();
+        // A line being written: not read yet.
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        std::io::Write::write_all(&mut f, b"g0004,7,").unwrap();
+        let more = read_games_more(&path, Some(&first)).unwrap();
+        let ids: Vec<&str> = more.games.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(ids, ["g0001", "g0002", "g0003"]);
+        assert_eq!(more.games, read_games_live(&path).unwrap());
+        // Nothing new (the partial line gone): the same games.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cut = text.rfind('\n').unwrap() + 1;
+        std::fs::write(&path, &text[..cut]).unwrap();
+        let same = read_games_more(&path, Some(&more)).unwrap();
+        assert_eq!(same.games, more.games);
+        // An appended row that does not follow from its moves is refused, at its own line.
+        let mut bad = game("g0004");
+        bad.result = GameResult::SecondWins;
+        let three = [game("g0001"), game("g0002"), game("g0003")];
+        write_games_csv(&path, &[three.to_vec(), vec![bad]].concat()).unwrap();
+        let e = format!("{:#}", read_games_more(&path, Some(&same)).unwrap_err());
+        assert!(e.contains("line 5, game g0004"), "{e}");
+        // As is a game recorded twice.
+        write_games_csv(&path, &[three.to_vec(), vec![game("g0002")]].concat()).unwrap();
+        let e = format!("{:#}", read_games_more(&path, Some(&same)).unwrap_err());
+        assert!(
+            e.contains("game g0002 is recorded twice (again at line 5)"),
+            "{e}"
+        );
+        // A file rewritten shorter is read whole.
+        write_games_csv(&path, &[game("g0009")]).unwrap();
+        let whole = read_games_more(&path, Some(&same)).unwrap();
+        assert_eq!(whole.games.len(), 1);
+        assert_eq!(whole.games[0].id, "g0009");
+    }
 }

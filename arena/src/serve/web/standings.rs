@@ -3,7 +3,9 @@
 //! request reads the kept table and never waits for a computation, but the first. While a competition
 //! runs, the table is computed again in the background at most every [`STALE`] as games come in (one
 //! computation at a time for the whole server, whatever the number of readers); once it stops, once more
-//! for its final games; and at once when a disqualification changes it.
+//! for its final games; and at once when a disqualification changes it. Each computation reads and
+//! re-referees only the games appended since the last ([`crate::results::read_games_more`]): a game
+//! ended by the solver is proved again once, not at every computation.
 
 use std::sync::Arc;
 
@@ -12,6 +14,7 @@ use serde::Serialize;
 
 use crate::record::GameRecord;
 use crate::report::{Report, ReportOptions};
+use crate::results::GamesRead;
 use crate::serve::App;
 
 /// One bot's line, best first.
@@ -58,6 +61,9 @@ pub struct Cached {
     pub table: Arc<Table>,
     /// A background computation is under way.
     pub refreshing: bool,
+    /// The games read so far, every one re-refereed once: the next computation reads only the lines
+    /// appended since ([`crate::results::read_games_more`]).
+    pub read: Arc<GamesRead>,
 }
 
 /// The standings of competition `id` (bots in entry order): the kept table when `games.csv` has not
@@ -148,9 +154,16 @@ async fn compute_and_keep(
     let path = app.data.competition(id);
     // The length before reading: a game appended meanwhile makes the next reader compute again.
     let len = std::fs::metadata(path.join("games.csv")).map_or(0, |m| m.len());
-    let table = {
+    let before = app
+        .standings
+        .lock()
+        .expect("the cache's lock")
+        .get(&id)
+        .map(|t| Arc::clone(&t.read));
+    let (table, read) = {
         let disqualified = disqualified.clone();
-        tokio::task::spawn_blocking(move || compute(&path, &names, disqualified)).await??
+        tokio::task::spawn_blocking(move || compute(&path, &names, disqualified, before.as_deref()))
+            .await??
     };
     let table = Arc::new(table);
     app.standings.lock().expect("the cache's lock").insert(
@@ -160,15 +173,25 @@ async fn compute_and_keep(
             at: std::time::Instant::now(),
             table: Arc::clone(&table),
             refreshing: false,
+            read: Arc::new(read),
         },
     );
     Ok(table)
 }
 
-fn compute(dir: &std::path::Path, names: &[String], disqualified: Vec<String>) -> Result<Table> {
-    let records: Vec<GameRecord> = crate::results::read_games_live(&dir.join("games.csv"))?
-        .into_iter()
+/// The table of the competition in `dir`, and its games as read (after `before`, when given).
+fn compute(
+    dir: &std::path::Path,
+    names: &[String],
+    disqualified: Vec<String>,
+    before: Option<&GamesRead>,
+) -> Result<(Table, GamesRead)> {
+    let read = crate::results::read_games_more(&dir.join("games.csv"), before)?;
+    let records: Vec<GameRecord> = read
+        .games
+        .iter()
         .filter(|r| !disqualified.contains(&r.first) && !disqualified.contains(&r.second))
+        .cloned()
         .collect();
     let opts = ReportOptions::recorded(dir, names);
     let report = Report::new(names, &records, &opts)?;
@@ -189,10 +212,13 @@ fn compute(dir: &std::path::Path, names: &[String], disqualified: Vec<String>) -
             forfeits: s.forfeits.iter().sum(),
         })
         .collect();
-    Ok(Table {
-        rows,
-        records,
-        report,
-        disqualified,
-    })
+    Ok((
+        Table {
+            rows,
+            records,
+            report,
+            disqualified,
+        },
+        read,
+    ))
 }
