@@ -74,19 +74,21 @@ impl std::str::FromStr for RecordedTimeControl {
     }
 }
 
+/// A time control for unit tests: a 1 s startup, no margin.
+#[cfg(test)]
+pub(crate) fn tc(time_ms: Option<u64>, inc_ms: u64, max_move_ms: Option<u64>) -> TimeControl {
+    TimeControl {
+        time_ms,
+        inc_ms,
+        max_move_ms,
+        startup_ms: 1000,
+        margin_ms: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tc(time_ms: Option<u64>, inc_ms: u64, max_move_ms: Option<u64>) -> TimeControl {
-        TimeControl {
-            time_ms,
-            inc_ms,
-            max_move_ms,
-            startup_ms: 1000,
-            margin_ms: 0,
-        }
-    }
 
     #[test]
     fn a_time_control_reads_back_from_its_record_text() {

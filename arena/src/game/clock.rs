@@ -78,16 +78,7 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tc(time_ms: Option<u64>, inc_ms: u64, max_move_ms: Option<u64>) -> TimeControl {
-        TimeControl {
-            time_ms,
-            inc_ms,
-            max_move_ms,
-            startup_ms: 1000,
-            margin_ms: 0,
-        }
-    }
+    use crate::config::time_control::tc;
 
     #[test]
     fn the_increment_is_added_after_a_move_in_time() {
