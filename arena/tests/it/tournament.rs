@@ -456,13 +456,19 @@ fn every_shipped_config_passes_arena_check() {
 }
 
 #[test]
-fn every_baseline_config_parses() {
+fn every_baseline_and_sparring_config_parses() {
     // configs/baseline/ holds strength measurements against older builds of the arena, whose binaries
-    // (target/dots-tps-<commit>/arena) a clone does not have, so a plan cannot be built for those:
-    // parsing (`Config::load`) is enough for them. A config whose bots are all built in is planned too.
-    let dir = repo_config("baseline");
-    let configs = toml_files(&dir);
-    assert!(!configs.is_empty(), "no configs in {}", dir.display());
+    // (target/dots-tps-<commit>/arena) a clone does not have, and configs/sparring/ matches against
+    // outside engines (target/sparring/), so a plan cannot be built for those: parsing
+    // (`Config::load`) is enough for them. A config whose bots are all built in is planned too.
+    let configs: Vec<_> = ["baseline", "sparring"]
+        .into_iter()
+        .flat_map(|d| {
+            let configs = toml_files(&repo_config(d));
+            assert!(!configs.is_empty(), "no configs in configs/{d}");
+            configs
+        })
+        .collect();
     for path in &configs {
         let config = arena::config::Config::load(path)
             .unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
