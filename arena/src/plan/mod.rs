@@ -828,6 +828,20 @@ fn absolute(path: &Path) -> Result<PathBuf, String> {
     std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// `path` (which exists) made absolute with its folder's real path: no `.` or `..` and no symbolic
+/// link above it, the last name kept as written (a link stays a link, as the bot's `argv[0]`). A path
+/// through `..` would not open inside the sandbox, which mounts only the folders a bot needs, not
+/// those the `..` climbs out of.
+fn real(path: &Path) -> Result<PathBuf, String> {
+    let abs = absolute(path)?;
+    match (abs.parent(), abs.file_name()) {
+        (Some(folder), Some(name)) => std::fs::canonicalize(folder)
+            .map(|f| f.join(name))
+            .map_err(|e| format!("{}: {e}", folder.display())),
+        _ => Ok(abs),
+    }
+}
+
 /// A bot's `args` as its process gets them. Without a `dir`, an argument that names an existing file or
 /// folder relative to `base` (the config file's folder) is passed as that path, made absolute, as a
 /// `command` is resolved (`python3 ../bots/bot.py` from a config in `configs/` runs the bot beside
@@ -840,7 +854,7 @@ fn resolve_args(args: &[String], base: &Path, has_dir: bool) -> Result<Vec<Strin
             if has_dir || Path::new(a).is_absolute() || a.is_empty() || !path.exists() {
                 Ok(a.clone())
             } else {
-                absolute(&path).map(|p| p.display().to_string())
+                real(&path).map(|p| p.display().to_string())
             }
         })
         .collect()
@@ -849,7 +863,8 @@ fn resolve_args(args: &[String], base: &Path, has_dir: bool) -> Result<Vec<Strin
 /// Finds an executable as a shell would: a name with a `/` is a path (relative to `base`, the config
 /// file's folder, unless absolute), any other name is looked up on `PATH`; for a `sandboxed` bot first on
 /// the sandbox's own `PATH` ([`crate::config::SandboxKind::PATH`]), whose programs it can see (`python3`
-/// is then `/usr/bin/python3`, not a shim under a home folder). Returns an absolute path.
+/// is then `/usr/bin/python3`, not a shim under a home folder). Returns an absolute path, its folder's
+/// real path for a path given ([`real`]).
 fn resolve_command(command: &str, base: &Path, sandboxed: bool) -> Result<PathBuf, String> {
     let is_executable = |p: &Path| {
         use std::os::unix::fs::PermissionsExt;
@@ -861,7 +876,7 @@ fn resolve_command(command: &str, base: &Path, sandboxed: bool) -> Result<PathBu
     if command.contains('/') {
         let path = base.join(command);
         return if is_executable(&path) {
-            absolute(&path)
+            real(&path)
         } else if path.exists() {
             Err(format!(
                 "command {command} is not an executable file ({})",
@@ -1084,16 +1099,43 @@ mod tests {
             .map(String::from)
             .to_vec();
         let resolved = resolve_args(&args, &base, false).unwrap();
+        // Without the `..`, which would not open inside the sandbox.
         assert_eq!(
             resolved[0],
-            std::path::absolute(base.join("../bot.py"))
+            std::fs::canonicalize(tmp.path())
                 .unwrap()
+                .join("bot.py")
                 .display()
                 .to_string()
         );
         assert_eq!(resolved[1..], args[1..]);
         // With a `dir`, the bot starts there and gets its arguments as written.
         assert_eq!(resolve_args(&args, &base, true).unwrap(), args);
+    }
+
+    /// A command given through `..` (`../target/sparring/oppai-wrapper` from `configs/`) starts from
+    /// its folder's real path: bubblewrap could not follow the `..` through folders it does not mount.
+    #[test]
+    fn a_command_through_dotdot_is_its_real_path() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().join("configs");
+        std::fs::create_dir_all(&base).unwrap();
+        std::fs::create_dir_all(tmp.path().join("bin")).unwrap();
+        let bot = tmp.path().join("bin/bot.sh");
+        std::fs::write(&bot, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let real_tmp = std::fs::canonicalize(tmp.path()).unwrap();
+        assert_eq!(
+            resolve_command("../bin/bot.sh", &base, true).unwrap(),
+            real_tmp.join("bin/bot.sh")
+        );
+        // A link keeps its name; only the folders above it are resolved.
+        std::os::unix::fs::symlink(&bot, tmp.path().join("bin/link")).unwrap();
+        assert_eq!(
+            resolve_command("./../bin/link", &base, true).unwrap(),
+            real_tmp.join("bin/link")
+        );
     }
 
     #[test]
