@@ -37,6 +37,19 @@ fn config(dir: &Path, name: &str, extra: &str, bots: &str) -> std::path::PathBuf
     )
 }
 
+/// `arena export --format pgn` of the results folder `name` under `dir`: the PGN's text.
+fn exported_pgn(dir: &Path, name: &str) -> String {
+    let out = common::arena()
+        .args(["export"])
+        .arg(dir.join("results").join(name))
+        .args(["--format", "pgn", "--out"])
+        .arg(dir.join(format!("pgn-{name}")))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    std::fs::read_to_string(dir.join(format!("pgn-{name}/games.pgn"))).unwrap()
+}
+
 fn scored(name: &str, script: &str, score: i64) -> String {
     format!(
         "[[bots]]\nname = \"{name}\"\ncommand = {script:?}\nargs = [{:?}, \"{score}\"]\n",
@@ -78,15 +91,7 @@ fn a_bot_whose_scores_stay_lost_resigns_and_the_record_says_adjudicated() {
         assert_eq!(g.moves_by(loser), 2, "{g:?}");
     }
     // The export says adjudication.
-    let out = common::arena()
-        .args(["export"])
-        .arg(tmp.path().join("results/resign"))
-        .args(["--format", "pgn", "--out"])
-        .arg(tmp.path().join("pgn"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    let pgn = std::fs::read_to_string(tmp.path().join("pgn/games.pgn")).unwrap();
+    let pgn = exported_pgn(tmp.path(), "resign");
     assert_eq!(
         pgn.matches("[Termination \"adjudication\"]").count(),
         4,
@@ -220,15 +225,7 @@ fn the_solver_ends_connect_four_games_once_their_value_is_proved() {
     }
     assert!(early > 0, "no game was adjudicated: {solved:?}");
     // The export says adjudication, as cutechess's tablebase adjudication.
-    let out = common::arena()
-        .args(["export"])
-        .arg(tmp.path().join("results/solved"))
-        .args(["--format", "pgn", "--out"])
-        .arg(tmp.path().join("pgn"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    let pgn = std::fs::read_to_string(tmp.path().join("pgn/games.pgn")).unwrap();
+    let pgn = exported_pgn(tmp.path(), "solved");
     assert_eq!(
         pgn.matches("[Termination \"adjudication\"]").count(),
         early,
