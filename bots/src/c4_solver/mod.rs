@@ -360,8 +360,8 @@ impl C4Solver {
 /// book, or solved by the first short search) returns long before. Proofs get cheaper by an order of
 /// magnitude within a few plies, so the clock goes to the moves before positions become provable in a
 /// second or less: `hard_until` empty squares ([`hard_until`]: [`PROVABLE_EMPTIES`] on 7 × 6 without
-/// a book, fewer past a book). Counting the own moves until then (`n`, at most 8): the last of them (`n` = 1) may spend [`LAST_HARD_SHARE`] of the clock, since
-/// every later move is cheap; the earlier ones (`n` ≥ 2) `clock / 2n` plus 3/4 of the increment, so
+/// a book, fewer past a book). Counting the own moves until then (`n`, at most 8): the last of them
+/// (`n` = 1) may spend [`LAST_HARD_SHARE`] of the clock, since every later move is cheap; the earlier ones (`n` ≥ 2) `clock / 2n` plus 3/4 of the increment, so
 /// that most of the clock is left for that last one (their positions take tens of seconds to prove:
 /// `4444` 26 s of CPU in `arena solve connect4`, in the git history of docs/benchmarks.md); past it
 /// (`n` = 0) half the clock, for the rare position still not proved.
