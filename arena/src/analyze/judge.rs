@@ -18,7 +18,7 @@
 //! ```
 
 use bots::c4_solver::board::{Board, Std7x6};
-use bots::c4_solver::solver::{Budget, Solved, Solver, SOLVE_HASH_MB};
+use bots::c4_solver::solver::{Budget, Solved, Solver};
 use games::Player;
 use games::{Connect4, Game, GameSpec, TicTacToe};
 
@@ -29,6 +29,14 @@ use crate::record::GameResult;
 /// The most nodes a verdict may take (the cap of `solver_nodes`, and of the re-refereeing of a record
 /// that claims one).
 pub const MAX_NODES: u64 = 100_000_000;
+
+/// The Connect Four solver's table for a verdict, MiB: pinned here (not the solver's own default), since
+/// the nodes of a proof depend on it and a record's proof is repeated in the nodes it took.
+pub const HASH_MB: usize = 4;
+
+/// The largest tic-tac-toe board the solver judges, squares (3 × 4): its memo of at most 3^12 positions
+/// stays under about 40 MB whatever the node cap.
+pub const MAX_TICTACTOE_SQUARES: u32 = 12;
 
 /// The default `solver_nodes`: at 10–20 million nodes a second, at most about 0.1 s of the arena's
 /// CPU a ply until a position is proved.
@@ -70,12 +78,21 @@ pub fn nodes_in(detail: &str) -> Option<u64> {
     rest.strip_suffix(" nodes)")?.parse().ok()
 }
 
-/// Whether the solver can judge games of `spec`: Connect Four 7 × 6 and tic-tac-toe of any size.
+/// Whether the solver can judge games of `spec`: Connect Four 7 × 6 and tic-tac-toe of at most
+/// [`MAX_TICTACTOE_SQUARES`] squares.
 ///
 /// # Errors
 /// Dots, and Connect Four of any other size, with the reason.
 pub fn supports(spec: &GameSpec) -> Result<(), String> {
     match spec {
+        GameSpec::TicTacToe { width, height, .. }
+            if u32::from(*width) * u32::from(*height) > MAX_TICTACTOE_SQUARES =>
+        {
+            Err(format!(
+                "the solver plays tic-tac-toe of at most {MAX_TICTACTOE_SQUARES} squares, not \
+                 {width} × {height}"
+            ))
+        }
         GameSpec::TicTacToe { .. }
         | GameSpec::Connect4 {
             width: 7,
@@ -106,16 +123,14 @@ pub fn judge(spec: &GameSpec, moves: &[String], nodes: u64) -> Result<Option<Ver
             let Some(b) = Board::from_game(Std7x6, &pos) else {
                 return Ok(None);
             };
-            let mut solver = Solver::new(Std7x6, SOLVE_HASH_MB);
+            let mut solver = Solver::new(Std7x6, HASH_MB);
             let budget = Budget {
                 nodes: Some(nodes),
                 deadline: None,
             };
+            // The weak search settles win, draw or loss, or runs out (its bounds then still hold two).
             let value = match solver.solve_weak(&b, budget) {
                 Solved::Exact { score, .. } => Some(score.signum()),
-                Solved::Partial { lower, .. } if lower > 0 => Some(1),
-                Solved::Partial { upper, .. } if upper < 0 => Some(-1),
-                Solved::Partial { lower, upper, .. } if lower >= 0 && upper <= 0 => Some(0),
                 Solved::Partial { .. } => None,
             };
             Ok(value.map(|s| Verdict {
@@ -218,5 +233,8 @@ mod tests {
             .contains("no solver for Dots"));
         let wide: GameSpec = "connect4 8 7".parse().unwrap();
         assert!(supports(&wide).unwrap_err().contains("7 6 only"));
+        let big: GameSpec = "tictactoe 4 4 3".parse().unwrap();
+        assert!(supports(&big).unwrap_err().contains("at most 12 squares"));
+        assert!(supports(&"tictactoe 4 3 3".parse().unwrap()).is_ok());
     }
 }

@@ -43,13 +43,16 @@ pub struct WorkerArgs {
     wait_db: u64,
 }
 
-/// Whether `e` is a database that could not be reached (worth trying again), not a refusal.
+/// Whether `e` is a database that could not be reached (worth trying again), not a refusal: no
+/// connection, or PostgreSQL starting up or shutting down (SQLSTATE 57P01–57P03) or a connection
+/// exception (class 08).
 fn unreachable(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        matches!(
-            c.downcast_ref::<sqlx::Error>(),
-            Some(sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::Tls(_))
-        )
+    e.chain().any(|c| match c.downcast_ref::<sqlx::Error>() {
+        Some(sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::Tls(_)) => true,
+        Some(sqlx::Error::Database(d)) => d
+            .code()
+            .is_some_and(|code| code.starts_with("57P0") || code.starts_with("08")),
+        _ => false,
     })
 }
 
@@ -88,7 +91,15 @@ pub fn run(args: WorkerArgs) -> Result<ExitCode> {
         // restarts while they play.
         let since = std::time::Instant::now();
         let (contest, db, _) = loop {
-            match arena::serve::open(&args.contest, &args.results, args.db.as_deref(), &exe).await {
+            // A connection that hangs (a host that drops packets) still gives way to a stop.
+            let opened = {
+                let mut stop = stop.clone();
+                tokio::select! {
+                    o = arena::serve::open(&args.contest, &args.results, args.db.as_deref(), &exe) => o,
+                    _ = arena::run::pool::stopped(&mut stop) => return anyhow::Ok(()),
+                }
+            };
+            match opened {
                 Ok(opened) => break opened,
                 Err(e) if unreachable(&e) && since.elapsed().as_secs() < args.wait_db => {
                     arena::errln!(

@@ -517,8 +517,8 @@ impl Drop for BotProcess {
     }
 }
 
-/// Sets up, between fork and exec, what confines the child: the parent-death signal, its cgroups and its
-/// rlimits.
+/// Sets up, between fork and exec, what confines the child: the parent-death signal, its cgroups, its
+/// CPUs and its rlimits.
 fn confine(cmd: &mut Command, jail: &Jail) {
     die_with_the_arena(cmd);
     let fds = jail.enter_fds();
@@ -529,14 +529,16 @@ fn confine(cmd: &mut Command, jail: &Jail) {
     // it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
-            if let Some(set) = &cpus {
-                nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), set)?;
-            }
             for &fd in &fds {
                 // `0`: the writing process itself enters the cgroup, before it runs any code of the bot.
                 if nix::libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                     return Err(std::io::Error::last_os_error());
                 }
+            }
+            // After entering the cgroup: on kernels before 6.2 a move into a cgroup under a cpuset
+            // resets the CPUs a task may use.
+            if let Some(set) = &cpus {
+                nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), set)?;
             }
             rlimits.apply()
         });

@@ -288,7 +288,7 @@ mod tests {
         let a = solver(Some(12), None, "connect4 7 6").unwrap();
         assert_eq!(a.words(), "solver after 12 plies, 1000000 nodes");
         assert_eq!(
-            solver(Some(0), Some(5), "tictactoe 4 4 3").unwrap().solver,
+            solver(Some(0), Some(5), "tictactoe 4 3 3").unwrap().solver,
             Some(SolverRule { after: 0, nodes: 5 })
         );
         assert!(solver(None, Some(5), "connect4 7 6")

@@ -113,8 +113,10 @@ impl GameVisitor for Replay<'_> {
                         "{claimed}, but the moves end the game by the rules"
                     ));
                 }
-                // The referee's proof, repeated: the same cold search within the nodes it took.
-                // (A proof of 0 nodes, by the book or a win on the board, needs no search.)
+                // The referee's proof, repeated: the same cold search within the nodes it took
+                // (a proof of 0 nodes, by the book or a win on the board, needs no search); if
+                // that is not enough (a record of another version of the solver), once more within
+                // the most a verdict may take.
                 let nodes = judge::nodes_in(&r.detail)
                     .filter(|&n| n <= judge::MAX_NODES)
                     .ok_or_else(|| {
@@ -123,14 +125,27 @@ impl GameVisitor for Replay<'_> {
                             judge::MAX_NODES
                         )
                     })?;
-                let verdict = judge::judge(&self.spec, &r.moves, nodes.max(1))
-                    .map_err(|e| format!("{claimed}: {e}"))?
-                    .ok_or_else(|| {
-                        format!("{claimed}, but the solver proves nothing in {nodes} nodes")
-                    })?;
+                let verdict = match judge::judge(&self.spec, &r.moves, nodes.max(1)) {
+                    Ok(None) if nodes < judge::MAX_NODES => {
+                        judge::judge(&self.spec, &r.moves, judge::MAX_NODES)
+                    }
+                    other => other,
+                }
+                .map_err(|e| format!("{claimed}: {e}"))?
+                .ok_or_else(|| {
+                    format!(
+                        "{claimed}, but the solver proves nothing in {} nodes",
+                        judge::MAX_NODES
+                    )
+                })?;
                 let result = verdict.result(pos.turn());
                 if result != r.result {
                     return Err(format!("{claimed}, but the solver gives {result}"));
+                }
+                // The detail says that result too.
+                let words = |d: &str| d.rsplit_once(" (proved in ").map(|(w, _)| w.to_owned());
+                if words(&r.detail) != words(&verdict.detail(result)) {
+                    return Err(format!("{claimed}, but the detail says {:?}", r.detail));
                 }
             }
             Termination::Resign
@@ -264,17 +279,37 @@ mod tests {
         g.result = GameResult::FirstWins;
         g.detail = "solver: a win for the first player".into();
         assert!(verify(&g).unwrap_err().contains("gives no proof's nodes"));
-        // Past the opening book, 50 nodes prove nothing.
+        // Past the opening book, 50 nodes prove nothing: a record of another version of the solver,
+        // proved again within the most a verdict may take.
         g.moves = "4 4 4 4 4 3 3 3 3 5 5"
             .split(' ')
             .map(String::from)
             .collect();
         g.plies = 11;
-        g.detail = "solver: a win for the first player (proved in 50 nodes)".into();
+        let spec: GameSpec = "connect4 7 6".parse().unwrap();
+        assert_eq!(judge::judge(&spec, &g.moves, 50), Ok(None));
+        let mut verdict = judge::judge(&spec, &g.moves, judge::MAX_NODES)
+            .unwrap()
+            .unwrap();
+        verdict.nodes = 50;
+        let truth = verdict.result(Player::Second);
+        g.result = truth;
+        g.detail = verdict.detail(truth);
+        assert_eq!(verify(&g), Ok(()));
+        // Another result is refused, and so is a detail that says another one.
+        let other = if truth == GameResult::Draw {
+            GameResult::FirstWins
+        } else {
+            GameResult::Draw
+        };
+        g.result = other;
+        g.detail = verdict.detail(other);
         assert_eq!(
             verify(&g).unwrap_err(),
-            "1-0 solved, but the solver proves nothing in 50 nodes"
+            format!("{other} solved, but the solver gives {truth}")
         );
+        g.result = truth;
+        assert!(verify(&g).unwrap_err().contains("but the detail says"));
         let mut over = won();
         over.termination = Termination::Solved;
         over.detail = "solver: a win for the first player (proved in 1000 nodes)".into();

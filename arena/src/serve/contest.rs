@@ -195,6 +195,12 @@ impl Contest {
             );
         }
         ensure!(
+            !config.competition.contains_key("affinity"),
+            "{}: [competition] cannot set `affinity`: the games are played by workers, which do not pin \
+             bots to CPUs (run fewer slots a machine instead)",
+            path.display()
+        );
+        ensure!(
             config.workers.lease_s >= 2,
             "{}: [workers] lease_s = {}: use at least 2 (seconds)",
             path.display(),
@@ -388,6 +394,10 @@ mod tests {
             (
                 format!("name = \"c\"\n[check]\ngames = 3\n{game}{random}"),
                 "even number",
+            ),
+            (
+                format!("name = \"c\"\n{}{random}", with("affinity = true\n")),
+                "cannot set `affinity`",
             ),
             (
                 format!("name = \"c\"\n{}{random}", with("format = \"sprt\"\n")),

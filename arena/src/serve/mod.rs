@@ -88,14 +88,30 @@ pub async fn open(
     db: Option<&str>,
     exe: &Path,
 ) -> Result<(Contest, Db, DataDirs)> {
+    let (contest, db, data) = open_unmigrated(contest, results, db, exe).await?;
+    db.migrate().await?;
+    Ok((contest, db, data))
+}
+
+/// [`open`] without the database's migrations ([`Db::migrate`]), which a server applies once it holds
+/// the contest's data and database.
+///
+/// # Errors
+/// As [`open`].
+async fn open_unmigrated(
+    contest: &Path,
+    results: &Path,
+    db: Option<&str>,
+    exe: &Path,
+) -> Result<(Contest, Db, DataDirs)> {
     let contest = Contest::load(contest, exe)?;
     let (root, db_path) = data_paths(results, &contest);
     std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
     // Absolute: the bots' folders in the competitions' configs must not depend on where they run.
     let root = std::path::absolute(&root)?;
     let db = match db {
-        Some(url) => Db::open(url).await?,
-        None => Db::open(&db_path.to_string_lossy()).await?,
+        Some(url) => Db::connect(url).await?,
+        None => Db::connect(&db_path.to_string_lossy()).await?,
     };
     Ok((contest, db, DataDirs { root }))
 }
@@ -135,7 +151,8 @@ pub struct Started {
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The contest's data folder, held until the server stops.
     _lock: crate::results::RunLock,
-    _db_lock: db::ServerLock,
+    /// The contest's database ([`Db::lock_server`]), held until the server stops.
+    _db_lock: Arc<tokio::sync::Mutex<db::ServerLock>>,
     server: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
@@ -161,7 +178,8 @@ impl Started {
 /// A contest that does not load, a database that cannot be opened, an address that cannot be bound,
 /// a machine that cannot isolate bots as the contest asks.
 pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
-    let (contest, db, data) = open(&opts.contest, &opts.results, opts.db.as_deref(), exe).await?;
+    let (contest, db, data) =
+        open_unmigrated(&opts.contest, &opts.results, opts.db.as_deref(), exe).await?;
     // One server a contest: a second one would empty the first's incoming uploads, requeue its
     // running checks and play its competitions a second time.
     let lock = crate::results::ResultsDir {
@@ -182,6 +200,8 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
             opts.db.as_deref().map_or_else(String::new, db::redact)
         )
     })?;
+    // Only now, holding both, may it change the database.
+    db.migrate().await?;
     // Uploads cut short by a killed server: nothing refers to them.
     let _ = std::fs::remove_dir_all(data.incoming());
     for dir in [
@@ -255,6 +275,29 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         tasks.push(tokio::spawn(async move {
             if let Err(e) = worker::work(db, contest, containment, worker, stop).await {
                 crate::errln!("arena serve: the server's own worker: {e:#}");
+            }
+        }));
+    }
+    // The database's lock, checked every 30 s while the server runs (and taken again after a lost
+    // connection): lost to another server, this one stops. It is released last, with `Started`.
+    let db_lock = Arc::new(tokio::sync::Mutex::new(db_lock));
+    {
+        let (shutdown, mut stop, db_lock) = (
+            shutdown_tx.clone(),
+            app.shutdown.clone(),
+            Arc::clone(&db_lock),
+        );
+        tasks.push(tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = tokio::time::sleep(std::time::Duration::from_secs(30)) => {}
+                    _ = crate::run::pool::stopped(&mut stop) => return,
+                }
+                if let Some(why) = db_lock.lock().await.check().await {
+                    crate::errln!("arena serve: {why}; stopping");
+                    let _ = shutdown.send(true);
+                    return;
+                }
             }
         }));
     }

@@ -1085,6 +1085,68 @@ fn a_competition_that_cannot_resume_waits_paused_with_the_reason(db: Database) {
     );
 }
 
+/// One server a PostgreSQL database: the advisory lock refuses a second one, is taken again after its
+/// connection was killed (as by a PostgreSQL restart), and when another server took it meanwhile, the
+/// first is told to stop.
+#[test]
+fn the_server_lock_is_taken_again_after_a_lost_connection_and_lost_to_another() {
+    use arena::serve::db::Db;
+    let tmp = tempfile::tempdir().unwrap();
+    if !Database::Postgres.prepare(tmp.path()) {
+        return;
+    }
+    let url = std::fs::read_to_string(tmp.path().join("db-url")).unwrap();
+    let url = url.trim().to_string();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use sqlx::Connection;
+        let db = Db::connect(&url).await.unwrap();
+        let mut lock = db.lock_server().await.unwrap().expect("a free database");
+        assert!(db.lock_server().await.unwrap().is_none(), "a second server");
+        assert_eq!(lock.check().await, None);
+        // Kills the session holding the lock (classid, objid: the key's high and low 32 bits) and
+        // waits until the lock is free.
+        let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
+        async fn kill(admin: &mut sqlx::PgConnection) -> u64 {
+            sqlx::query(
+                "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' \
+                 AND classid = 97 AND objid = 1919250017 AND database = \
+                 (SELECT oid FROM pg_database WHERE datname = current_database())",
+            )
+            .execute(admin)
+            .await
+            .unwrap()
+            .rows_affected()
+        }
+        let free = |db: Db| async move {
+            for _ in 0..100 {
+                if let Some(l) = db.lock_server().await.unwrap() {
+                    return l;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            panic!("the killed session's lock was never released")
+        };
+        assert_eq!(kill(&mut admin).await, 1);
+        let probe = free(db.clone()).await;
+        drop(probe);
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert_eq!(lock.check().await, None, "taken again");
+        assert!(db.lock_server().await.unwrap().is_none());
+        // Killed again, and another server takes the database meanwhile: this one must stop.
+        assert_eq!(kill(&mut admin).await, 1);
+        let _other = free(db.clone()).await;
+        let why = lock.check().await.expect("lost");
+        assert!(
+            why.contains("another `arena serve` took the database"),
+            "{why}"
+        );
+    });
+}
+
 /// A worker started while its database cannot be reached waits for it (every 5 s, up to `--wait-db`
 /// seconds) instead of exiting, and still stops at once on SIGTERM; with `--wait-db 0` it exits with
 /// the error.

@@ -150,10 +150,59 @@ pub enum AddVersionError {
 pub const SERVER_LOCK_KEY: i64 = 0x61_72_65_6e_61;
 
 /// A database taken by one server ([`Db::lock_server`]): the connection that holds PostgreSQL's advisory
-/// lock (released when it closes, with this value or the process). If PostgreSQL restarts, the lock
-/// goes with the connection.
+/// lock (released when it closes, with this value or the process). A connection lost (PostgreSQL
+/// restarted, a network cut) loses the lock with it: [`ServerLock::keep`] takes it again.
 #[derive(Debug)]
-pub struct ServerLock(#[allow(dead_code)] Option<sqlx::AnyConnection>);
+pub struct ServerLock {
+    /// The connection holding the lock; `None` on SQLite, or while PostgreSQL is out of reach.
+    conn: Option<sqlx::AnyConnection>,
+    /// PostgreSQL's URL; `None` on SQLite (nothing to hold).
+    url: Option<String>,
+}
+
+/// `pg_try_advisory_lock(SERVER_LOCK_KEY)` on `conn`: whether this session holds the lock now (a
+/// session that holds it already takes it once more).
+async fn try_lock(conn: &mut sqlx::AnyConnection) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+        .bind(SERVER_LOCK_KEY)
+        .fetch_one(conn)
+        .await
+}
+
+impl ServerLock {
+    /// Checks the lock, to be called now and then while the server runs: on its connection, or when
+    /// that was lost, on a new one that takes the lock again. `Some(reason)` when another server took
+    /// it meanwhile, so that the caller stops this one; `None` while it holds it (or cannot tell:
+    /// PostgreSQL out of reach), and always on SQLite.
+    pub async fn check(&mut self) -> Option<String> {
+        let url = self.url.clone()?;
+        if let Some(conn) = self.conn.as_mut() {
+            match try_lock(conn).await {
+                Ok(true) => return None,
+                Ok(false) => {
+                    return Some(format!(
+                        "another `arena serve` took the database {}",
+                        redact(&url)
+                    ))
+                }
+                Err(_) => self.conn = None,
+            }
+        }
+        use sqlx::Connection;
+        let mut conn = sqlx::AnyConnection::connect(&url).await.ok()?;
+        match try_lock(&mut conn).await {
+            Ok(true) => {
+                self.conn = Some(conn);
+                None
+            }
+            Ok(false) => Some(format!(
+                "another `arena serve` took the database {} while this one had lost its connection",
+                redact(&url)
+            )),
+            Err(_) => None,
+        }
+    }
+}
 
 /// The database: a pool of connections to one SQLite file or one PostgreSQL database.
 #[derive(Clone, Debug)]
@@ -185,6 +234,17 @@ impl Db {
     /// A database that cannot be reached, opened or created; a migration that fails; a database
     /// written by a newer arena (a migration it does not know).
     pub async fn open(url: &str) -> Result<Db> {
+        let db = Db::connect(url).await?;
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    /// [`Db::open`] without the migrations ([`Db::migrate`]): for a server, which takes the database
+    /// ([`Db::lock_server`]) before it changes anything in it.
+    ///
+    /// # Errors
+    /// A database that cannot be reached, opened or created.
+    pub async fn connect(url: &str) -> Result<Db> {
         sqlx::any::install_default_drivers();
         let (backend, url) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             (Backend::Postgres, url.to_string())
@@ -230,24 +290,34 @@ impl Db {
             .connect(&url)
             .await
             .with_context(|| format!("opening the database {shown}"))?;
-        let migrated = match backend {
-            Backend::Sqlite => {
-                sqlx::migrate!("src/serve/db/migrations/sqlite")
-                    .run(&pool)
-                    .await
-            }
-            Backend::Postgres => {
-                sqlx::migrate!("src/serve/db/migrations/postgres")
-                    .run(&pool)
-                    .await
-            }
-        };
-        migrated.with_context(|| format!("migrating the database {shown}"))?;
         Ok(Db {
             pool,
             url: (backend == Backend::Postgres).then_some(url),
             backend,
             wakes: std::sync::Arc::default(),
+        })
+    }
+
+    /// Applies the migrations the database lacks.
+    ///
+    /// # Errors
+    /// A migration that fails; a database written by a newer arena (a migration it does not know).
+    pub async fn migrate(&self) -> Result<()> {
+        let migrated = match self.backend {
+            Backend::Sqlite => {
+                sqlx::migrate!("src/serve/db/migrations/sqlite")
+                    .run(&self.pool)
+                    .await
+            }
+            Backend::Postgres => {
+                sqlx::migrate!("src/serve/db/migrations/postgres")
+                    .run(&self.pool)
+                    .await
+            }
+        };
+        migrated.with_context(|| match &self.url {
+            Some(url) => format!("migrating the database {}", redact(url)),
+            None => "migrating the database".to_string(),
         })
     }
 
@@ -265,19 +335,23 @@ impl Db {
     /// # Errors
     /// A database that cannot be reached.
     pub async fn lock_server(&self) -> Result<Option<ServerLock>> {
-        let Some(url) = self.url.as_deref() else {
-            return Ok(Some(ServerLock(None)));
+        let Some(url) = self.url.clone() else {
+            return Ok(Some(ServerLock {
+                conn: None,
+                url: None,
+            }));
         };
         use sqlx::Connection;
-        let mut conn = sqlx::AnyConnection::connect(url)
+        let mut conn = sqlx::AnyConnection::connect(&url)
             .await
-            .with_context(|| format!("connecting to {}", redact(url)))?;
-        let taken: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
-            .bind(SERVER_LOCK_KEY)
-            .fetch_one(&mut conn)
+            .with_context(|| format!("connecting to {}", redact(&url)))?;
+        let taken = try_lock(&mut conn)
             .await
             .context("taking the server's advisory lock")?;
-        Ok(taken.then_some(ServerLock(Some(conn))))
+        Ok(taken.then_some(ServerLock {
+            conn: Some(conn),
+            url: Some(url),
+        }))
     }
 
     /// A transaction for a change. On SQLite it takes the write lock at once (`BEGIN IMMEDIATE`): one
