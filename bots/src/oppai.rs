@@ -117,8 +117,11 @@ pub fn analyze_request(player: Player, ms: u64) -> String {
 /// the analysis gave a single move without a weight, as its minimax does).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate {
+    /// oppai-rs's column, 0-based from the left.
     pub x: u32,
+    /// oppai-rs's row, 0-based from the top.
     pub y: u32,
+    /// oppai-rs's weight of the move (higher is better).
     pub weight: f64,
 }
 

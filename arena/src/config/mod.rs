@@ -123,7 +123,9 @@ pub struct ShardsConfig {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(untagged)]
 pub enum AffinityConfig {
+    /// `true`: every CPU the arena may run on; `false`: off.
     On(bool),
+    /// The CPUs, as `taskset -c` writes them: `"0-3,8"`.
     Cpus(String),
 }
 

@@ -13,6 +13,7 @@ use games::GameSpec;
 pub struct Adjudication {
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
+    /// Adjudication by the solver (`solver_plies`, `solver_nodes`).
     pub solver: Option<SolverRule>,
 }
 

@@ -241,9 +241,10 @@ pub struct GamesRead {
 }
 
 /// The games of the `games.csv` at `path` while a run may be appending to it, as
-/// [`read_games_live`] reads them, but reading (and re-refereeing) only the lines after what `before`
-/// read when the file still starts with them: the contest server's standings, kept while games come
-/// in. The file is read whole again when its header changed or it is shorter than `before`.
+/// [`read_games_live`] reads them, but reading (and re-refereeing) only the lines after the `before.len`
+/// bytes that `before` read: the contest server's standings, kept while games come in, in a file only
+/// its run appends to. The file is read whole again when its header changed or it is shorter than
+/// `before`; an earlier line changed in place, at the same length, is not seen.
 ///
 /// # Errors
 /// See [`read_games_csv`]; the line numbers are the file's.

@@ -193,6 +193,7 @@ impl GamePool {
 #[derive(Debug, thiserror::Error)]
 #[error("{error}; the {kept} recorded so far are kept")]
 pub struct Stopped {
+    /// The game that could not be set up, and why.
     pub error: SetupError,
     /// What the runner kept (`games`, `iterations`).
     pub kept: &'static str,

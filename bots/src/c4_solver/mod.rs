@@ -408,9 +408,9 @@ fn hard_until(squares: u32, book_plies: Option<u32>) -> u32 {
 }
 
 /// The share of the clock the last move before [`hard_until`] may spend while unproved. Without a
-/// book, the value-losing moves a 200-game gauntlet at 10 s + 100 ms found were all there, and the bot
-/// proves such positions in 3–5 s (`65255`, `524624`, `774521` after 4.2–4.8 s with 6 s; the git
-/// history of docs/benchmarks.md). Past the 8-ply book it is the first search of a game, whose proof
+/// book (the 6-ply days, at 60 %), the value-losing moves a 200-game gauntlet at 10 s + 100 ms found
+/// were all there, and the bot proves such positions in 3–5 s (`65255`, `524624`, `774521` after
+/// 4.2–4.8 s with 6 s; the git history of docs/benchmarks.md); 75 % was not measured without a book. Past the 8-ply book it is the first search of a game, whose proof
 /// takes 7–11 M nodes in the hardest positions (0.6–1.1 s): 60 % of a 1 s clock lost the win of
 /// `1226317544`, 75 % kept it (docs/benchmarks.md). The moves after it are proved from a table that
 /// holds most of that proof.
