@@ -217,7 +217,94 @@ pub async fn stopped(stop: &mut tokio::sync::watch::Receiver<bool>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::player::Playing;
     use anyhow::Context;
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+
+    /// A player whose games take 1–20 ms and check that no two running games share a CPU.
+    struct Pinned {
+        running: Arc<Mutex<BTreeSet<usize>>>,
+        seen: Arc<Mutex<Vec<Vec<usize>>>>,
+    }
+
+    impl Player for Pinned {
+        fn slots(&self, plan: &Plan) -> usize {
+            plan.concurrency
+        }
+
+        fn play(&self, _plan: Arc<Plan>, game: ScheduledGame, env: Arc<GameEnv>) -> Playing {
+            let (running, seen) = (Arc::clone(&self.running), Arc::clone(&self.seen));
+            Box::pin(async move {
+                let cpus = env.affinity.clone().expect("pinned");
+                for c in &cpus {
+                    assert!(running.lock().unwrap().insert(*c), "CPU {c} is in use");
+                }
+                seen.lock().unwrap().push(cpus.clone());
+                let n: u64 = game.id[1..].parse().unwrap();
+                tokio::time::sleep(std::time::Duration::from_millis(1 + n * 7 % 20)).await;
+                for c in &cpus {
+                    running.lock().unwrap().remove(c);
+                }
+                let mut r = GameRecord::example("a", "b", crate::record::GameResult::FirstWins);
+                r.id = game.id;
+                Ok(r)
+            })
+        }
+    }
+
+    /// Each game plays in a free slot, on that slot's CPUs only, and a slot is free again once its
+    /// game ended: 24 games of uneven lengths, 3 at once, on 6 CPUs.
+    #[test]
+    fn games_at_once_never_share_a_slot_and_slots_are_reused() {
+        let text =
+            "name = \"t\"\ngames_per_pair = 4\nconcurrency = 3\n[game]\nname = \"tictactoe\"\n\
+                    [time_control]\ntime_ms = 1000\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
+                    [[bots]]\nname = \"b\"\nbuiltin = \"random\"\n[[bots]]\nname = \"c\"\n\
+                    builtin = \"random\"\n[[bots]]\nname = \"d\"\nbuiltin = \"random\"\n";
+        let path = std::path::Path::new("t.toml");
+        let config = crate::config::Config::parse(text, path).unwrap();
+        let plan = Arc::new(Plan::new(&config, path, std::path::Path::new("/bin/arena")).unwrap());
+        let games = crate::plan::schedule::schedule(&plan);
+        assert_eq!(games.len(), 24);
+        let env = Arc::new(GameEnv {
+            logs: None,
+            containment: crate::sandbox::Containment::bare(),
+            work_root: None,
+            hide: None,
+            watch: None,
+            affinity: Some(vec![0, 1, 2, 3, 8, 9]),
+        });
+        let player = Pinned {
+            running: Arc::default(),
+            seen: Arc::default(),
+        };
+        let seen = Arc::clone(&player.seen);
+        let mut pool = GamePool::new(plan, env, games).played_by(Arc::new(player));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let ended = rt.block_on(async {
+            let mut ended = 0;
+            loop {
+                match pool.next(std::future::pending()).await.unwrap() {
+                    Next::Game(_) => ended += 1,
+                    Next::Done => break ended,
+                    Next::Interrupted => unreachable!(),
+                }
+            }
+        });
+        assert_eq!(ended, 24);
+        assert!(pool.slot_of.is_empty());
+        let seen = seen.lock().unwrap();
+        let shares: BTreeSet<&Vec<usize>> = seen.iter().collect();
+        assert_eq!(
+            shares.into_iter().cloned().collect::<Vec<_>>(),
+            vec![vec![0, 1], vec![2, 3], vec![8, 9]],
+            "each of the 3 slots, each with its 2 CPUs"
+        );
+    }
 
     fn stopped(queue: bool) -> anyhow::Error {
         let e: Result<()> = Err(Stopped {
