@@ -151,7 +151,7 @@ pub const SERVER_LOCK_KEY: i64 = 0x61_72_65_6e_61;
 
 /// A database taken by one server ([`Db::lock_server`]): the connection that holds PostgreSQL's advisory
 /// lock (released when it closes, with this value or the process). A connection lost (PostgreSQL
-/// restarted, a network cut) loses the lock with it: [`ServerLock::keep`] takes it again.
+/// restarted, a network cut) loses the lock with it: [`ServerLock::check`] takes it again.
 #[derive(Debug)]
 pub struct ServerLock {
     /// The connection holding the lock; `None` on SQLite, or while PostgreSQL is out of reach.
