@@ -38,8 +38,14 @@ pub struct WorkerArgs {
     #[arg(long)]
     name: Option<String>,
     /// How long to wait for a database that cannot be reached at the start (a worker started before
-    /// PostgreSQL, or while it restarts), trying again every 5 s; 0: not at all.
-    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    /// PostgreSQL, or while it restarts), trying again every 5 s; 0: not at all. Also read from the
+    /// environment variable ARENA_WAIT_DB.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 300,
+        env = "ARENA_WAIT_DB"
+    )]
     wait_db: u64,
 }
 

@@ -935,10 +935,12 @@ fn the_contest_commands_get_past_every_flag_and_stop_at_the_database() {
         let (mut args, env) = local_command(&p, &docs, pod, &tmp.path().join(pod));
         let url = reached_at(flag(&args, "--db").unwrap(), &db, &hangs_up);
         set_flag(&mut args, "--db", &url);
+        // A worker would wait for the database (`--wait-db`): not here.
         let out = clean(arena())
             .current_dir(repo())
             .args(&args[1..])
             .envs(env)
+            .env("ARENA_WAIT_DB", "0")
             .output()
             .unwrap();
         (args, out)
@@ -993,6 +995,8 @@ fn slurm_worker(arena: &Path, contest: &Path, db: Option<&str>, results: &Path) 
         .env("SLURM_ARRAY_JOB_ID", "4242")
         .env("SLURM_ARRAY_TASK_ID", "3")
         .env("SLURM_CPUS_PER_TASK", "2")
+        // A worker would wait for a database out of reach (`--wait-db`): not in these tests.
+        .env("ARENA_WAIT_DB", "0")
         .env_remove("ARENA_DB");
     if let Some(url) = db {
         cmd.env("ARENA_DB", url);
