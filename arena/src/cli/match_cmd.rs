@@ -280,6 +280,7 @@ fn matchup(args: &MatchArgs) -> Result<Match> {
         noswap: args.noswap,
         reverse: args.reverse,
         pgnout: args.run.pgnout.clone(),
+        affinity: args.run.affinity.clone(),
         sgfout: args.run.sgfout.clone(),
         adjudication: arena::config::matchup::adjudication(
             args.resign.as_deref(),

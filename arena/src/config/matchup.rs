@@ -213,6 +213,8 @@ pub struct Match {
     /// Append each Dots game to this SGF file as it ends (relative to the working directory unless
     /// absolute; written absolute).
     pub sgfout: Option<PathBuf>,
+    /// The CPUs the game slots share out (`--affinity`); `None`: off.
+    pub affinity: Option<super::affinity::Cpus>,
     /// `[adjudication]`: games ended by the bots' scores; `None`: off.
     pub adjudication: Option<AdjudicationConfig>,
 }
@@ -327,7 +329,10 @@ impl Match {
             pgnout: self.pgnout.as_deref().map(absolute),
             sgfout: self.sgfout.as_deref().map(absolute),
             adjudication: self.adjudication.clone(),
-            affinity: None,
+            affinity: self
+                .affinity
+                .as_ref()
+                .map(|c| super::AffinityConfig::Cpus(c.to_string())),
             limits: LimitsConfig::default(),
             suspend_idle: None,
             sandbox: self.sandbox,
@@ -528,6 +533,7 @@ mod tests {
             noswap: false,
             reverse: false,
             pgnout: None,
+            affinity: None,
             sgfout: None,
             adjudication: None,
         }

@@ -145,6 +145,7 @@ fn save_config_writes_the_match_that_arena_run_plays() {
         "none",
         "--concurrency",
         "2",
+        "--affinity",
     ];
     let saved = tmp.path().join("m.toml");
     let out = arena_match(
@@ -167,6 +168,10 @@ fn save_config_writes_the_match_that_arena_run_plays() {
         (Some(10_000), 100)
     );
     assert_eq!(config.sandbox, Some(arena::config::SandboxKind::None));
+    assert_eq!(
+        config.affinity,
+        Some(arena::config::AffinityConfig::Cpus("all".into()))
+    );
     let a = &config.bots[0];
     assert_eq!(
         a.command.as_deref().map(Path::new),
