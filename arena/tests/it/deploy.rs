@@ -759,6 +759,15 @@ fn postgres(docs: &[(PathBuf, Value)]) -> Database {
 }
 
 /// The value of `var` in `env`.
+/// Sets `var` in `env`, which must have it.
+fn set_var(env: &mut [(String, String)], var: &str, value: &str) {
+    let k = env
+        .iter()
+        .position(|(v, _)| v == var)
+        .unwrap_or_else(|| panic!("no {var} in {env:?}"));
+    env[k].1 = value.to_string();
+}
+
 fn var<'a>(env: &'a [(String, String)], var: &str) -> &'a str {
     env.iter()
         .find(|(v, _)| v == var)
@@ -803,7 +812,9 @@ fn the_contest_manifests_have_the_fields_of_their_kinds() {
     let args = &sp.command;
     assert_eq!(&args[..2], ["arena", "serve"]);
     assert_eq!(flag(args, "--slots"), Some("0"));
-    assert_eq!(flag(args, "--db"), Some("$(ARENA_DB)"));
+    // The URL (with its password) comes from ARENA_DB, which the arena reads itself: not on the
+    // command line, where `ps` shows it to every user of the node.
+    assert_eq!(flag(args, "--db"), None, "{args:?}");
     let listen: std::net::SocketAddr = flag(args, "--listen").unwrap().parse().unwrap();
     assert!(listen.ip().is_unspecified(), "--listen {listen}");
     assert_eq!(u64::from(listen.port()), container_port(&sp, "http"));
@@ -854,7 +865,7 @@ fn the_contest_manifests_have_the_fields_of_their_kinds() {
     let w = &wp.command;
     assert_eq!(&w[..3], ["arena", "worker", contest.as_str()]);
     assert_eq!(flag(w, "--slots"), Some("1"));
-    assert_eq!(flag(w, "--db"), Some("$(ARENA_DB)"));
+    assert_eq!(flag(w, "--db"), None, "{w:?}");
     assert_eq!(flag(w, "--name"), Some("$(POD_NAME)"));
     assert!(wp
         .env
@@ -932,9 +943,10 @@ fn the_contest_commands_get_past_every_flag_and_stop_at_the_database() {
     let hangs_up = hanging_up_database();
     let run = |deployment_name: &str, pod: &str| {
         let (_, p) = deployment(&docs, deployment_name);
-        let (mut args, env) = local_command(&p, &docs, pod, &tmp.path().join(pod));
-        let url = reached_at(flag(&args, "--db").unwrap(), &db, &hangs_up);
-        set_flag(&mut args, "--db", &url);
+        let (args, mut env) = local_command(&p, &docs, pod, &tmp.path().join(pod));
+        assert!(!args.iter().any(|a| a.contains(&password)), "{args:?}");
+        let url = reached_at(var(&env, "ARENA_DB"), &db, &hangs_up);
+        set_var(&mut env, "ARENA_DB", &url);
         // A worker would wait for the database (`--wait-db`): not here.
         let out = clean(arena())
             .current_dir(repo())
@@ -1020,9 +1032,13 @@ fn the_slurm_workers_script_runs_arena_worker_named_after_its_task() {
     let tmp = tempfile::tempdir().unwrap();
     let contest = repo().join("configs/contest-connect4.toml");
     let results = tmp.path().join("results");
-    // Its command line, word for word: a stand-in ARENA that prints its arguments.
+    // Its command line, word for word: a stand-in ARENA that prints its arguments, then ARENA_DB.
     let echo = tmp.path().join("echo-args");
-    std::fs::write(&echo, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n").unwrap();
+    std::fs::write(
+        &echo,
+        "#!/bin/sh\nprintf '%s\\n' \"$@\"\nprintf 'ARENA_DB=%s\\n' \"$ARENA_DB\"\n",
+    )
+    .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&echo, std::fs::Permissions::from_mode(0o755)).unwrap();
     let url = "postgres://arena:secret@db.example.org:5432/arena";
@@ -1030,12 +1046,15 @@ fn the_slurm_workers_script_runs_arena_worker_named_after_its_task() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    let args: Vec<String> = String::from_utf8_lossy(&out.stdout)
+    let mut args: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(String::from)
         .collect();
+    // The worker reads the URL from its environment; the password is on no command line.
+    assert_eq!(args.pop(), Some(format!("ARENA_DB={url}")));
     assert_eq!(&args[..2], ["worker", contest.to_str().unwrap()]);
-    assert_eq!(flag(&args, "--db"), Some(url));
+    assert_eq!(flag(&args, "--db"), None, "{args:?}");
+    assert!(!args.iter().any(|a| a.contains("secret")), "{args:?}");
     assert_eq!(flag(&args, "--name"), Some("slurm-4242-3"));
     assert_eq!(flag(&args, "--slots"), Some("2"));
     assert_eq!(flag(&args, "--results"), results.to_str());
@@ -1192,9 +1211,9 @@ fn the_contest_commands_serve_and_play_a_competition_on_postgres() {
     let (server_deployment, sp) = deployment(&docs, "arena-server");
     let server_pod = pod_name("arena-server", 0);
     let root = tmp.path().join(&server_pod);
-    let (mut args, env) = local_command(&sp, &docs, &server_pod, &root);
-    reached_at(flag(&args, "--db").unwrap(), &db, "here");
-    set_flag(&mut args, "--db", &url);
+    let (mut args, mut env) = local_command(&sp, &docs, &server_pod, &root);
+    reached_at(var(&env, "ARENA_DB"), &db, "here");
+    set_var(&mut env, "ARENA_DB", &url);
     // The pod's own network: any free port here.
     set_flag(&mut args, "--listen", "127.0.0.1:0");
     let contest = PathBuf::from(&args[2]);
@@ -1261,8 +1280,8 @@ fn the_contest_commands_serve_and_play_a_competition_on_postgres() {
     let mut names = Vec::new();
     for k in 0..2 {
         let pod = pod_name("arena-worker", k);
-        let (mut args, env) = local_command(&wp, &docs, &pod, &tmp.path().join(&pod));
-        set_flag(&mut args, "--db", &url);
+        let (args, mut env) = local_command(&wp, &docs, &pod, &tmp.path().join(&pod));
+        set_var(&mut env, "ARENA_DB", &url);
         assert_eq!(
             std::fs::read(&args[2]).unwrap(),
             std::fs::read(&contest).unwrap(),
