@@ -280,7 +280,7 @@ fn matchup(args: &MatchArgs) -> Result<Match> {
         noswap: args.noswap,
         reverse: args.reverse,
         pgnout: args.run.pgnout.clone(),
-        affinity: args.run.affinity.clone(),
+        affinity: args.run.affinity.as_ref().and_then(|s| s.cpus()),
         sgfout: args.run.sgfout.clone(),
         adjudication: arena::config::matchup::adjudication(
             args.resign.as_deref(),

@@ -56,10 +56,17 @@ pub struct RunFlags {
     #[arg(long, value_name = "FILE")]
     pub pgnout: Option<PathBuf>,
     /// Pin each game's bots to CPUs of their own, the CPUs shared out among the games played at once
-    /// (fastchess's -use-affinity): all (the default) or a list such as 0-3,8; over the config's
-    /// affinity.
-    #[arg(long, value_name = "CPUS", num_args = 0..=1, default_missing_value = "all")]
-    pub affinity: Option<arena::config::affinity::Cpus>,
+    /// (fastchess's -use-affinity): --affinity alone is all of them, --affinity=0-3,8 a list,
+    /// --affinity=off no pinning; over the config's affinity. The value needs its `=`, so
+    /// `--affinity x.toml` reads x.toml as the config.
+    #[arg(
+        long,
+        value_name = "CPUS",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all"
+    )]
+    pub affinity: Option<arena::config::affinity::Setting>,
     /// Append each Dots game to this SGF file as it ends, one game tree per game, each move commented
     /// C[..] with its score, depth and time as --pgnout's; over the config's sgfout.
     #[arg(long, value_name = "FILE")]

@@ -63,6 +63,45 @@ impl FromStr for Cpus {
     }
 }
 
+/// The value of `--affinity` (`arena run`, `arena match`): the CPUs, or `off`, over a config's
+/// `affinity`. On the command line it follows an `=` (`--affinity=0-3,8`, `--affinity=off`); `--affinity`
+/// alone is `all`.
+///
+/// ```
+/// use arena::config::affinity::{Cpus, Setting};
+/// assert_eq!("off".parse::<Setting>().unwrap().cpus(), None);
+/// assert_eq!("all".parse::<Setting>().unwrap().cpus(), Some(Cpus::All));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// The bots run anywhere, whatever the config says.
+    Off,
+    /// These CPUs.
+    On(Cpus),
+}
+
+impl Setting {
+    /// The CPUs, `None` when off.
+    pub fn cpus(&self) -> Option<Cpus> {
+        match self {
+            Setting::Off => None,
+            Setting::On(c) => Some(c.clone()),
+        }
+    }
+}
+
+impl FromStr for Setting {
+    type Err = String;
+
+    /// `off`, else [`Cpus`]'s `all` or list.
+    fn from_str(s: &str) -> Result<Setting, String> {
+        if s.trim() == "off" {
+            return Ok(Setting::Off);
+        }
+        s.parse().map(Setting::On).map_err(|e: String| e.replace("(expected all,", "(expected off, all,"))
+    }
+}
+
 impl fmt::Display for Cpus {
     /// `all`, or the list with its runs as ranges: `0-3,8`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -119,7 +119,10 @@ impl Setup {
             watch: opts.watch.clone(),
             player: opts.player.clone(),
             pgnout: opts.pgnout.clone().or_else(|| plan.pgnout.clone()),
-            affinity: opts.affinity.clone().or_else(|| plan.affinity.clone()),
+            affinity: match &opts.affinity {
+                Some(setting) => setting.cpus(),
+                None => plan.affinity.clone(),
+            },
             sgfout: opts.sgfout.clone().or_else(|| plan.sgfout.clone()),
         }
     }
@@ -176,8 +179,8 @@ pub struct RunOptions {
     pub player: Option<Arc<dyn player::Player>>,
     /// Append each recorded game to this PGN file (`--pgnout`; over the config's `pgnout`).
     pub pgnout: Option<PathBuf>,
-    /// The CPUs the game slots share out (`--affinity`; over the config's `affinity`).
-    pub affinity: Option<crate::config::affinity::Cpus>,
+    /// The CPUs the game slots share out, or off (`--affinity`); `None`: the config's `affinity`.
+    pub affinity: Option<crate::config::affinity::Setting>,
     /// Append each recorded Dots game to this SGF file (`--sgfout`; over the config's `sgfout`).
     pub sgfout: Option<PathBuf>,
 }

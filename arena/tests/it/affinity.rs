@@ -90,22 +90,35 @@ fn each_game_slot_runs_its_bots_on_cpus_of_its_own() {
     ];
     assert_eq!(first_two, expected.each_ref().map(|(i, c)| (*i, c.clone())));
 
-    // `--affinity CPU` overrides the config; without either, the bots may run where the arena may.
-    let out = run(
-        tmp.path(),
-        &path,
-        &["--fresh", "--affinity", &two[0].to_string()],
-    );
+    // `--affinity=CPU` overrides the config; `--affinity=off` turns it off; without either, the
+    // bots may run where the arena may.
+    let one = format!("--affinity={}", two[0]);
+    let out = run(tmp.path(), &path, &["--fresh", &one]);
     assert!(out.status.success(), "{}", text(&out));
     for (_, cpu) in reported(tmp.path(), "pinned") {
         assert_eq!(cpu, two[0].to_string());
     }
+    let out = run(tmp.path(), &path, &["--fresh", "--affinity=off"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let anywhere = Cpus::List(mine.clone()).to_string();
+    for (_, cpu) in reported(tmp.path(), "pinned") {
+        assert_eq!(cpu, anywhere, "--affinity=off");
+    }
+    // The value needs its `=`: a config after a bare --affinity is a config, not a CPU list.
+    let out = common::arena()
+        .args(["run", "--affinity"])
+        .arg(&path)
+        .arg("--results")
+        .arg(tmp.path().join("results"))
+        .arg("--fresh")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
     let free = config(tmp.path(), "free", "");
     let out = run(tmp.path(), &free, &[]);
     assert!(out.status.success(), "{}", text(&out));
-    let all = Cpus::List(mine.clone()).to_string();
     for (_, cpu) in reported(tmp.path(), "free") {
-        assert_eq!(cpu, all);
+        assert_eq!(cpu, anywhere);
     }
 }
 
