@@ -938,6 +938,64 @@ fn sigkill_at_any_moment_loses_nothing(db: Database) {
     assert_eq!(ids.len(), 12);
 }
 
+on_both_databases!(an_arena_workers_games_show_on_the_live_board);
+fn an_arena_workers_games_show_on_the_live_board(db: Database) {
+    if skip_without_bwrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    if !db.prepare(dir) {
+        return;
+    }
+    let (contest, org, alice) = slow_contest(dir);
+    // The server plays nothing itself: an `arena worker` in a process of its own does, and writes
+    // its games to the database for the live pages.
+    let server = Server::start_with(dir, &contest, &["--slots", "0"]);
+    let _worker = WorkerProcess::start(dir, &contest, "live");
+    assert_eq!(
+        server
+            .upload(&alice, "shbot", "a.sh", SH_BOT.as_bytes())
+            .status,
+        201
+    );
+    server.wait_for("/api/bots/1", |v| v["check"] == "passed");
+    let id = server
+        .post_json("/api/competitions", &org, "{}")
+        .json()
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let path = format!("/api/competitions/{id}");
+    let live = server.wait_for(&format!("{path}/live"), |v| {
+        v.as_array()
+            .is_some_and(|l| l.iter().any(|g| g["moves"].as_array().unwrap().len() > 2))
+    });
+    let game = live
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["moves"].as_array().unwrap().len() > 2)
+        .unwrap();
+    // A game of this competition in the middle: its players, its moves and the board after them.
+    let gid = game["id"].as_str().unwrap();
+    assert!(gid.starts_with('g'), "{game}");
+    let players = [game["first"].as_str().unwrap(), game["second"].as_str().unwrap()];
+    assert!(players.contains(&"shbot") || players.contains(&"slow"), "{game}");
+    assert!(
+        game["board"].as_str().unwrap().lines().count() >= 6,
+        "{game}"
+    );
+    let page = server.get(&format!("/competitions/{id}/live"), None);
+    assert!(page.text().contains(&format!("{gid}: ")), "{}", page.text());
+    // Once the competition is over, nothing is left on the board.
+    server.wait_for(&path, |v| v["status"] == "finished");
+    assert_eq!(
+        server.get(&format!("{path}/live"), None).json().unwrap(),
+        json!([])
+    );
+}
+
 on_both_databases!(the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live);
 fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live(db: Database) {
     if skip_without_bwrap() {

@@ -334,7 +334,8 @@ impl Db {
             let token = crate::serve::auth::random_token()[..24].to_string();
             let (attempt,): (i64,) = sqlx::query_as(
                 "UPDATE queue SET status = 'leased', attempt = attempt + 1, worker = $1, \
-                 lease_until_ms = $2, token = $5 WHERE run = $3 AND game = $4 RETURNING attempt",
+                 lease_until_ms = $2, token = $5, live = NULL \
+                 WHERE run = $3 AND game = $4 RETURNING attempt",
             )
             .bind(worker)
             .bind(now + lease_ms)
@@ -425,6 +426,44 @@ impl Db {
         .execute(&self.pool)
         .await?
         .rows_affected())
+    }
+
+    /// Writes the game `claim` is playing as it stands (`live`: a
+    /// [`crate::serve::runner::live::LiveGame`] as JSON) for the live pages (migration
+    /// `0004_live_games`). Returns false when the lease is no longer `claim`'s (nothing written).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_live(&self, claim: &Claim, live: &str) -> anyhow::Result<bool> {
+        Ok(sqlx::query(
+            "UPDATE queue SET live = $1 \
+             WHERE run = $2 AND game = $3 AND token = $4 AND status = 'leased'",
+        )
+        .bind(live)
+        .bind(&claim.run)
+        .bind(&claim.game)
+        .bind(&claim.token)
+        .execute(&self.pool)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// The games of `run` in progress that workers wrote ([`Db::set_live`]), by game id: leased, under
+    /// a lease that has not run out (a killed worker's game leaves the board when its lease does).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn live_games(&self, run: &str) -> anyhow::Result<Vec<String>> {
+        let rows: Vec<(String,)> = sqlx::query_as(&format!(
+            "SELECT live FROM queue WHERE run = $1 AND status = 'leased' AND live IS NOT NULL \
+             AND lease_until_ms >= {} ORDER BY game",
+            self.clock()
+        ))
+        .bind(run)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|(l,)| l).collect())
     }
 
     /// `worker`'s heartbeat: renews the lease of each of `held` (the claims it plays or is storing the

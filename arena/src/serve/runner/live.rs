@@ -1,17 +1,20 @@
 //! The live board: the games of the competitions in progress, move by move, as the referee plays
 //! them ([`crate::game::referee::Watch`]); the competition's live page and `GET
-//! /api/competitions/{id}/live` read it.
+//! /api/competitions/{id}/live` read it ([`games`]). The server's own slots write into its [`Board`];
+//! an `arena worker` elsewhere keeps a board of its own and writes each of its games to the database
+//! about once a second ([`crate::serve::db::Db::set_live`]), where the server reads them.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::game::referee::Watch;
 use crate::record::GameRecord;
+use crate::serve::db::Db;
 
 /// A game in progress.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveGame {
     /// The game's id in its competition (`g0007`).
     pub id: String,
@@ -42,6 +45,15 @@ impl Board {
 }
 
 impl Board {
+    /// Game `game` of competition `id`, if in progress.
+    pub fn game(&self, id: i64, game: &str) -> Option<LiveGame> {
+        self.games
+            .lock()
+            .expect("the live board's lock")
+            .get(&(id, game.to_string()))
+            .cloned()
+    }
+
     /// Forgets the games of competition `id`: its run has stopped (a game abandoned when a run stops
     /// never reaches its end).
     pub fn clear(&self, id: i64) {
@@ -50,6 +62,26 @@ impl Board {
             .expect("the live board's lock")
             .retain(|(c, _), _| *c != id);
     }
+}
+
+/// The games of competition `id` in progress, by game id: those of `board` (the server's own slots)
+/// and those the workers wrote to `db` ([`Db::live_games`]; a row that does not read as a
+/// [`LiveGame`] is left out).
+///
+/// # Errors
+/// A database error.
+pub async fn games(board: &Board, db: &Db, id: i64) -> anyhow::Result<Vec<LiveGame>> {
+    let mut games: BTreeMap<String, LiveGame> = board
+        .of(id)
+        .into_iter()
+        .map(|g| (g.id.clone(), g))
+        .collect();
+    for text in db.live_games(&format!("competition-{id}")).await? {
+        if let Ok(g) = serde_json::from_str::<LiveGame>(&text) {
+            games.entry(g.id.clone()).or_insert(g);
+        }
+    }
+    Ok(games.into_values().collect())
 }
 
 /// The watch of competition `id`'s run, writing into `board`.

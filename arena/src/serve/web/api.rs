@@ -209,7 +209,8 @@ async fn competition_action(
 /// The games of competition `id` in progress: `[{"id", "first", "second", "moves", "board"}]`.
 async fn live(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
     crate::serve::web::competition_or_404(&app, id).await?;
+    let games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;
     Ok(Json(
-        serde_json::to_value(app.live.of(id)).map_err(anyhow::Error::from)?,
+        serde_json::to_value(games).map_err(anyhow::Error::from)?,
     ))
 }

@@ -6,7 +6,9 @@
 //! functions as the server's), stores each bot it needs from the upload's bytes in the database
 //! (checked against the upload's SHA-256 and by the same archive checks as an upload), and renews the
 //! leases of its games with a heartbeat every quarter of `[workers] lease_s`. Killed, its games go to
-//! other workers when their leases run out; stopped (SIGTERM), it gives them back at once.
+//! other workers when their leases run out; stopped (SIGTERM), it gives them back at once. An `arena
+//! worker` writes each competition game it plays to the database every [`LIVE_EVERY`], for the
+//! server's live pages ([`crate::serve::runner::live`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -50,11 +52,18 @@ struct RunHere {
     env: Arc<GameEnv>,
 }
 
+/// How often an `arena worker` writes the competition games it plays to the database (the live pages
+/// reload every 2 s).
+pub const LIVE_EVERY: Duration = Duration::from_secs(1);
+
 /// The state the worker's tasks share.
 struct Shared {
     db: Db,
     contest: Arc<Contest>,
     opts: WorkerOptions,
+    /// The games it plays: the server's live board ([`WorkerOptions::board`]), else one of its own
+    /// that [`push_live`] writes to the database.
+    board: Arc<Board>,
     containment: Arc<Containment>,
     lease_ms: i64,
     runs: Mutex<HashMap<String, Arc<RunHere>>>,
@@ -84,9 +93,11 @@ pub async fn work(
     mut stop: watch::Receiver<bool>,
 ) -> Result<()> {
     let lease_ms = contest.config.workers.lease_ms();
+    let board = opts.board.clone().unwrap_or_default();
     let shared = Arc::new(Shared {
         db,
         contest,
+        board,
         opts,
         containment,
         lease_ms,
@@ -148,6 +159,12 @@ pub async fn work(
             }
         })
     };
+    // The live board of an `arena worker` (the server's own worker writes into the server's).
+    let live = shared
+        .opts
+        .board
+        .is_none()
+        .then(|| tokio::spawn(push_live(Arc::clone(&shared))));
     // Games being played, each ending with its result to store; results being stored (apart, so a
     // slot takes its next game while the last one's result is written).
     let mut playing: JoinSet<Option<(Claim, String)>> = JoinSet::new();
@@ -220,6 +237,9 @@ pub async fn work(
     // Results already played are stored (their leases still renewed meanwhile).
     while storing.join_next().await.is_some() {}
     heartbeat.abort();
+    if let Some(live) = live {
+        live.abort();
+    }
     let claims: Vec<Claim> = held
         .lock()
         .expect("the claims' lock")
@@ -253,6 +273,57 @@ impl Shared {
     async fn give_back(&self, claim: &Claim) {
         self.drop_lease(claim);
         let _ = self.db.release(claim).await;
+    }
+}
+
+/// Writes each competition game this worker plays to the database every [`LIVE_EVERY`] when it has
+/// moved ([`Db::set_live`]), for the server's live pages. Runs until aborted; a database error is
+/// logged and tried again at the next round.
+async fn push_live(shared: Arc<Shared>) {
+    // What was written last, by claim (run, game, lease token).
+    let mut written: HashMap<(String, String, String), crate::serve::runner::live::LiveGame> =
+        HashMap::new();
+    loop {
+        tokio::time::sleep(LIVE_EVERY).await;
+        let held: Vec<Claim> = shared
+            .leases
+            .lock()
+            .expect("the leases' lock")
+            .values()
+            .cloned()
+            .collect();
+        written.retain(|(run, game, token), _| {
+            held.iter()
+                .any(|c| &c.run == run && &c.game == game && &c.token == token)
+        });
+        for claim in held {
+            let Some(id) = claim
+                .run
+                .strip_prefix("competition-")
+                .and_then(|id| id.parse::<i64>().ok())
+            else {
+                continue;
+            };
+            let Some(game) = shared.board.game(id, &claim.game) else {
+                continue;
+            };
+            let key = (claim.run.clone(), claim.game.clone(), claim.token.clone());
+            if written.get(&key) == Some(&game) {
+                continue;
+            }
+            let Ok(text) = serde_json::to_string(&game) else {
+                continue;
+            };
+            match shared.db.set_live(&claim, &text).await {
+                Ok(_) => {
+                    written.insert(key, game);
+                }
+                Err(e) => {
+                    crate::errln!("arena worker {}: the live board: {e:#}", shared.opts.name);
+                    break;
+                }
+            }
+        }
     }
 }
 
@@ -359,13 +430,12 @@ async fn run_here(shared: &Shared, run: &str) -> Result<Arc<RunHere>> {
         .check(&plan, plan.processes_configured)
         .map_err(anyhow::Error::msg)?;
     let folder = shared.opts.data.root.join("runs").join(run);
-    let watch: Option<Arc<dyn Watch>> = match (&shared.opts.board, competition) {
-        (Some(board), Some(id)) => Some(Arc::new(CompetitionWatch {
+    let watch: Option<Arc<dyn Watch>> = competition.map(|id| {
+        Arc::new(CompetitionWatch {
             id,
-            board: Arc::clone(board),
-        })),
-        _ => None,
-    };
+            board: Arc::clone(&shared.board),
+        }) as Arc<dyn Watch>
+    });
     let env = Arc::new(GameEnv {
         logs: Some(folder.join("logs")),
         containment: Arc::clone(&shared.containment),

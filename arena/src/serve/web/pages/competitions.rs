@@ -200,7 +200,7 @@ pub async fn show(
     let entries = app.db.entries(id).await?;
     let x = &table.report.crosstable;
     let live = matches!(c.status.as_str(), "scheduled" | "running");
-    let live_games = app.live.of(id);
+    let live_games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;
     let body = html! {
         p { (c.kind) " competition, " strong { (c.status) } ", " (table.records.len()) " games recorded. Created " (when(c.created_ms))
             @if let Some(s) = c.started_ms { ", started " (when(s)) } @if let Some(f) = c.finished_ms { ", ended " (when(f)) } "." }
@@ -347,7 +347,7 @@ pub async fn live(
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
     let c = crate::serve::web::competition_or_404(&app, id).await?;
-    let games = app.live.of(id);
+    let games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;
     let body = html! {
         p { a href={ "/competitions/" (id) } { "Competition " (id) } " is " (c.status) "; " (games.len()) " game(s) in progress." }
         @for g in &games {
