@@ -6,10 +6,12 @@
 //! check is pending), logs out, logs in as the organiser, starts a test competition from the home
 //! page's form, waits for it to finish, reads its standings and crosstable, follows the replay link
 //! to its `report.html` and steps through a game ply by ply, checking the board against the `games`
-//! crate (as `tests/report_browser.rs` does). No page may log an error or throw.
+//! crate (as `tests/report_browser.rs` does). No page may log an error or throw. Once on SQLite (the
+//! default database) and once on PostgreSQL (`--db`, a fresh database on `ARENA_TEST_POSTGRES`).
 //!
 //! Needs Debian's `chromium` (`.ci/run` installs it) and bubblewrap (the uploads are sandboxed);
-//! without chromium the test prints why and skips.
+//! without chromium the test prints why and skips, as the PostgreSQL one does without
+//! `ARENA_TEST_POSTGRES` (outside CI).
 //! Run: `cargo test -p arena --features browser --test serve_browser`.
 
 mod common;
@@ -58,9 +60,9 @@ struct Server {
 }
 
 impl Server {
-    /// Starts `arena serve contest --listen 127.0.0.1:0 --results results` and waits for its
-    /// `listening on http://ADDR/` line.
-    fn start(contest: &Path, results: &Path, logs: &Path) -> Server {
+    /// Starts `arena serve contest --listen 127.0.0.1:0 --results results [--db db]` and waits for
+    /// its `listening on http://ADDR/` line.
+    fn start(contest: &Path, results: &Path, db: Option<&str>, logs: &Path) -> Server {
         let stdout = logs.join("serve.stdout");
         let stderr = logs.join("serve.stderr");
         let child = common::arena()
@@ -68,6 +70,7 @@ impl Server {
             .arg(contest)
             .args(["--listen", "127.0.0.1:0", "--results"])
             .arg(results)
+            .args(db.map(|url| ["--db", url]).into_iter().flatten())
             .stdin(Stdio::null())
             .stdout(File::create(&stdout).unwrap())
             .stderr(File::create(&stderr).unwrap())
@@ -182,13 +185,15 @@ fn contest_config() -> String {
     toml::to_string(&c).unwrap()
 }
 
-/// `arena serve contest --results results --add-user name [--admin]`: the account's password.
-fn add_user(contest: &Path, results: &Path, name: &str, admin: bool) -> String {
+/// `arena serve contest --results results [--db db] --add-user name [--admin]`: the account's
+/// password.
+fn add_user(contest: &Path, results: &Path, db: Option<&str>, name: &str, admin: bool) -> String {
     let mut cmd = common::arena();
     cmd.arg("serve")
         .arg(contest)
         .arg("--results")
         .arg(results)
+        .args(db.map(|url| ["--db", url]).into_iter().flatten())
         .args(["--add-user", name]);
     if admin {
         cmd.arg("--admin");
@@ -524,6 +529,26 @@ fn replay(tab: &Tab, server: &Server, id: u64, records: &[GameRecord]) {
 
 #[test]
 fn a_participant_uploads_a_bot_and_the_organisers_competition_replays_in_the_browser() {
+    the_contest_in_the_browser(None);
+}
+
+#[test]
+fn the_same_on_postgres() {
+    if browser_or_skip().is_none() {
+        return;
+    }
+    let name = format!("arena_browser_{}", std::process::id());
+    let Some((url, _)) = common::fresh_postgres(&name) else {
+        return;
+    };
+    the_contest_in_the_browser(Some(&url));
+}
+
+/// The test, on the SQLite file in the results folder (`db` `None`) or on the PostgreSQL database `db`.
+/// One at a time: two Chromiums and two servers at once would only race for the machine's cores.
+fn the_contest_in_the_browser(db: Option<&str>) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(chromium) = browser_or_skip() else {
         return;
     };
@@ -538,9 +563,9 @@ fn a_participant_uploads_a_bot_and_the_organisers_competition_replays_in_the_bro
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results");
     let contest = common::write_config(dir.path(), "contest", &contest_config());
-    let organiser = add_user(&contest, &results, "organiser", true);
-    let participant = add_user(&contest, &results, "alice", false);
-    let mut server = Server::start(&contest, &results, dir.path());
+    let organiser = add_user(&contest, &results, db, "organiser", true);
+    let participant = add_user(&contest, &results, db, "alice", false);
+    let mut server = Server::start(&contest, &results, db, dir.path());
     assert_eq!(server.get_json("/api/health")["status"], "ok");
     let browser = launch(chromium, &dir.path().join("profile"));
     let tab = browser.new_tab().unwrap();

@@ -172,3 +172,47 @@ options = {{ depth = 2 }}
 "#
     )
 }
+
+/// A fresh database `name` (dropped first if it exists) on the PostgreSQL server of
+/// `ARENA_TEST_POSTGRES` (`.ci/run` starts one with deploy/postgres/throwaway.sh): its URL, and the
+/// server's. `None`, with the reason printed, where there is none; in CI (`CI` set) that fails instead.
+pub fn fresh_postgres(name: &str) -> Option<(String, String)> {
+    let Ok(server) = std::env::var("ARENA_TEST_POSTGRES") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs the server's tests on PostgreSQL too: set ARENA_TEST_POSTGRES \
+             (.ci/run starts deploy/postgres/throwaway.sh)"
+        );
+        eprintln!(
+            "skipped: no PostgreSQL (set ARENA_TEST_POSTGRES to a server's URL, e.g. from \
+             deploy/postgres/throwaway.sh)"
+        );
+        return None;
+    };
+    execute_postgres(
+        &server,
+        &[
+            format!("DROP DATABASE IF EXISTS {name}"),
+            format!("CREATE DATABASE {name}"),
+        ],
+    );
+    let (base, _) = server.rsplit_once('/').expect("a URL ending in /DATABASE");
+    Some((format!("{base}/{name}"), server))
+}
+
+/// Runs `statements` on the PostgreSQL database `url`.
+pub fn execute_postgres(url: &str, statements: &[String]) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use sqlx::{Connection, Executor};
+        let mut conn = sqlx::PgConnection::connect(url)
+            .await
+            .unwrap_or_else(|e| panic!("connecting to {url}: {e}"));
+        for sql in statements {
+            conn.execute(sql.as_str()).await.unwrap();
+        }
+    });
+}

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{arena, text};
+use common::{arena, execute_postgres, fresh_postgres, text};
 use serde::Deserialize;
 use serde_norway::Value;
 
@@ -1085,46 +1085,6 @@ fn the_slurm_workers_script_runs_arena_worker_named_after_its_task() {
     );
 }
 
-/// A fresh database on the PostgreSQL server of `ARENA_TEST_POSTGRES` (as the server's tests use:
-/// `.ci/run` starts one with deploy/postgres/throwaway.sh), and that server's URL; `None`, with the
-/// reason printed, where there is none (in CI that fails instead).
-fn fresh_database(name: &str) -> Option<(String, String)> {
-    let Ok(server) = std::env::var("ARENA_TEST_POSTGRES") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI runs the deploy tests on PostgreSQL: set ARENA_TEST_POSTGRES"
-        );
-        eprintln!("skipped: no PostgreSQL (set ARENA_TEST_POSTGRES, e.g. from deploy/postgres/throwaway.sh)");
-        return None;
-    };
-    execute(
-        &server,
-        &[
-            format!("DROP DATABASE IF EXISTS {name}"),
-            format!("CREATE DATABASE {name}"),
-        ],
-    );
-    let (base, _) = server.rsplit_once('/').expect("a URL ending in /DATABASE");
-    Some((format!("{base}/{name}"), server))
-}
-
-/// Runs `statements` on the PostgreSQL database `url`.
-fn execute(url: &str, statements: &[String]) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        use sqlx::{Connection, Executor};
-        let mut conn = sqlx::PgConnection::connect(url)
-            .await
-            .unwrap_or_else(|e| panic!("connecting to {url}: {e}"));
-        for sql in statements {
-            conn.execute(sql.as_str()).await.unwrap();
-        }
-    });
-}
-
 /// A process of the test, killed when dropped (a failed test leaves nothing running).
 struct Running(std::process::Child);
 
@@ -1199,7 +1159,7 @@ fn the_contest_commands_serve_and_play_a_competition_on_postgres() {
         return;
     }
     let name = format!("arena_deploy_{}", std::process::id());
-    let Some((url, admin)) = fresh_database(&name) else {
+    let Some((url, admin)) = fresh_postgres(&name) else {
         return;
     };
     let docs = manifests();
@@ -1384,5 +1344,5 @@ fn the_contest_commands_serve_and_play_a_competition_on_postgres() {
     }
     let status = server.terminate(grace(server_deployment));
     assert!(status.success(), "{}", logs("server"));
-    execute(&admin, &[format!("DROP DATABASE {name}")]);
+    execute_postgres(&admin, &[format!("DROP DATABASE {name}")]);
 }

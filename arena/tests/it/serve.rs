@@ -60,42 +60,16 @@ impl Database {
         let Database::Postgres = self else {
             return true;
         };
-        let Ok(server) = std::env::var("ARENA_TEST_POSTGRES") else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI runs the server tests on PostgreSQL too: set ARENA_TEST_POSTGRES \
-                 (.ci/run starts deploy/postgres/throwaway.sh)"
-            );
-            eprintln!(
-                "skipped: no PostgreSQL (set ARENA_TEST_POSTGRES to a server's URL, e.g. from \
-                 deploy/postgres/throwaway.sh)"
-            );
-            return false;
-        };
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let name = format!(
             "arena_test_{}_{}",
             std::process::id(),
             NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         );
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            use sqlx::{Connection, Executor};
-            let mut conn = sqlx::PgConnection::connect(&server)
-                .await
-                .unwrap_or_else(|e| panic!("connecting to ARENA_TEST_POSTGRES={server}: {e}"));
-            conn.execute(format!("DROP DATABASE IF EXISTS {name}").as_str())
-                .await
-                .unwrap();
-            conn.execute(format!("CREATE DATABASE {name}").as_str())
-                .await
-                .unwrap();
-        });
-        let (base, _) = server.rsplit_once('/').expect("a URL ending in /DATABASE");
-        std::fs::write(dir.join("db-url"), format!("{base}/{name}")).unwrap();
+        let Some((url, _)) = crate::common::fresh_postgres(&name) else {
+            return false;
+        };
+        std::fs::write(dir.join("db-url"), url).unwrap();
         true
     }
 }
