@@ -98,7 +98,9 @@ impl FromStr for Setting {
         if s.trim() == "off" {
             return Ok(Setting::Off);
         }
-        s.parse().map(Setting::On).map_err(|e: String| e.replace("(expected all,", "(expected off, all,"))
+        s.parse()
+            .map(Setting::On)
+            .map_err(|e: String| e.replace("(expected all,", "(expected off, all,"))
     }
 }
 

@@ -954,8 +954,14 @@ fn an_arena_workers_games_show_on_the_live_board(db: Database) {
     // A game of this competition in the middle: its players, its moves and the board after them.
     let gid = game["id"].as_str().unwrap();
     assert!(gid.starts_with('g'), "{game}");
-    let players = [game["first"].as_str().unwrap(), game["second"].as_str().unwrap()];
-    assert!(players.contains(&"shbot") || players.contains(&"slow"), "{game}");
+    let players = [
+        game["first"].as_str().unwrap(),
+        game["second"].as_str().unwrap(),
+    ];
+    assert!(
+        players.contains(&"shbot") || players.contains(&"slow"),
+        "{game}"
+    );
     assert!(
         game["board"].as_str().unwrap().lines().count() >= 6,
         "{game}"

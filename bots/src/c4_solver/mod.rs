@@ -324,7 +324,8 @@ impl C4Solver {
                 .get_or_insert_with(|| Solver::new(Std7x6, self.hash_mb));
             let budget = budget(hard_until(w * h, solver.book().map(|b| b.all_depth())));
             let rng = seeded.then_some(&mut self.rng);
-            return play(solver, &b, budget, depth_limit, start, rng, info);
+            let won = won_by_book(solver, pos);
+            return play(solver, &b, won, budget, depth_limit, start, rng, info);
         }
         if let Some(g) = AnySize::new(w, h) {
             let b = Board::from_game(g, pos)?;
@@ -334,7 +335,7 @@ impl C4Solver {
             let solver = self.any.as_mut()?;
             let rng = seeded.then_some(&mut self.rng);
             let budget = budget(PROVABLE_EMPTIES);
-            return play(solver, &b, budget, depth_limit, start, rng, info);
+            return play(solver, &b, false, budget, depth_limit, start, rng, info);
         }
         fallback::choose(
             pos,
@@ -351,6 +352,30 @@ impl C4Solver {
             },
         )
     }
+}
+
+/// Whether the book proves `pos` won for the side to move: the position two plies back is in the book
+/// with a winning score, and the move played there was the book's, which keeps the win whatever the
+/// opponent answered. Past the book that is the bot's own first search as the first player (the
+/// hardest of its games: [`LAST_HARD_SHARE`]), whose proof then needs one probe, "won?"
+/// ([`Solver::solve_weak_won_first`]).
+fn won_by_book(solver: &Solver<Std7x6>, pos: &Connect4) -> bool {
+    let moves: Vec<C4Move> = pos.moves().collect();
+    let Some(n) = moves.len().checked_sub(2) else {
+        return false;
+    };
+    let mut back = Connect4::new(pos.width(), pos.height());
+    for &m in &moves[..n] {
+        if back.play(m).is_err() {
+            return false;
+        }
+    }
+    let Some(b) = Board::from_game(Std7x6, &back) else {
+        return false;
+    };
+    solver
+        .book_entry(&b)
+        .is_some_and(|e| e.score > 0 && e.best == Some(u32::from(moves[n].col)))
 }
 
 /// How long to think: `movetime` less a safety margin, else a share of the clock, else nothing when
@@ -446,10 +471,12 @@ fn report(
 
 /// The move for `b`: immediate wins and forced moves first, the book, then a short proof ([`prove`]:
 /// win/draw/loss, then the exact score), a heuristic search, and the proof again with the rest of the
-/// budget (the table keeps what the first attempt proved).
+/// budget (the table keeps what the first attempt proved). `won`: the position is known to be won
+/// ([`won_by_book`]), so the proof asks "won?" first.
 fn play<G: Geometry>(
     solver: &mut Solver<G>,
     b: &Board<G>,
+    won: bool,
     budget: Budget,
     depth_limit: u32,
     start: Instant,
@@ -516,7 +543,7 @@ fn play<G: Geometry>(
             nodes: quick.nodes,
             deadline: budget.deadline,
         };
-        let proof = prove(solver, b, quick, quick_total, start);
+        let proof = prove(solver, b, won, quick, quick_total, start);
         let rng = rng.as_deref_mut();
         if let Some(c) = settle(proof, &mut partial, solver, b, budget, start, rng, info) {
             return Some(c);
@@ -571,22 +598,23 @@ fn play<G: Geometry>(
             deadline: budget.deadline,
         };
         if budget.nodes.is_none_or(|n| used < n) {
-            let proof = prove(solver, b, rest, rest, start);
+            let proof = prove(solver, b, won, rest, rest, start);
             if let Some(c) = settle(proof, &mut partial, solver, b, rest, start, rng, info) {
                 return Some(c);
             }
         }
     }
 
-    // Step 5. Not proved: a move proved to win (or to draw when nothing better is possible), else
-    // the heuristic's.
+    // Step 5. Not proved: a move proved to win (or to draw when nothing better is possible); a move
+    // proved to keep at least the draw, unless the heuristic found a forced win; else the heuristic's.
+    let heuristic_wins = last.as_ref().is_some_and(|it| it.score >= PROVED);
     if let Some(Solved::Partial {
         lower,
         upper,
         best: Some(c),
     }) = partial
     {
-        if lower > 0 || (lower == 0 && upper == 0) {
+        if lower > 0 || (lower == 0 && (upper == 0 || !heuristic_wins)) {
             report(info, start, empties, PROVED * lower, solver.nodes(), c);
             return Some(c);
         }
@@ -627,15 +655,22 @@ enum Proof {
 /// Proves `b` in two steps: win, draw or loss first ([`Solver::solve_weak`], within `weak`: it needs
 /// fewer nodes, and it is all a move must keep to be perfect), then the exact score with the rest of
 /// `total`. A move that keeps the weak value is the narrowing's, else the first column, centre
-/// first, that a null-window search proves to reach it.
+/// first, that a null-window search proves to reach it. `won`: known to be won, so "won?" is asked
+/// first ([`Solver::solve_weak_won_first`]; else "not lost?" is).
 fn prove<G: Geometry>(
     solver: &mut Solver<G>,
     b: &Board<G>,
+    won: bool,
     weak: Budget,
     total: Budget,
     start: Instant,
 ) -> Proof {
-    let (value, named) = match solver.solve_weak(b, weak) {
+    let weak_value = if won {
+        solver.solve_weak_won_first(b, weak)
+    } else {
+        solver.solve_weak(b, weak)
+    };
+    let (value, named) = match weak_value {
         Solved::Exact { score, best } => (score, best),
         p => return Proof::Unproved(p),
     };
@@ -690,7 +725,18 @@ fn settle<G: Geometry>(
         }
         Proof::Lost => None,
         Proof::Unproved(p) => {
-            *partial = Some(p);
+            // A second attempt that stopped sooner than the first (its search restarted and ran out
+            // of time) keeps what the first proved.
+            let keep = matches!(
+                (&*partial, &p),
+                (
+                    Some(Solved::Partial { lower: a, best: Some(_), .. }),
+                    Solved::Partial { lower: b, best, .. },
+                ) if a > b || (a == b && best.is_none())
+            );
+            if !keep {
+                *partial = Some(p);
+            }
             None
         }
     }
@@ -1027,7 +1073,7 @@ mod tests {
                 deadline: None,
             };
             let mut solver = Solver::new(Std7x6, 16).with_book(None);
-            match prove(&mut solver, &b, cap, cap, start) {
+            match prove(&mut solver, &b, false, cap, cap, start) {
                 Proof::Exact { score, .. } => {
                     assert_eq!(score, exact, "{b:?}");
                     exact_too += 1;
@@ -1055,5 +1101,58 @@ mod tests {
             kept >= 20,
             "{kept} kept by the weak proof, {exact_too} exact"
         );
+    }
+
+    /// 6621766551 (a draw: only column 2 keeps it, every other loses) is the position c4-solver
+    /// threw away at 1 s + 10 ms (`configs/accuracy-c4-solver-1s.toml` with seed 2829): "won?" is most
+    /// of its proof, and a search stopped there had no move; "not lost?" first names column 2 after
+    /// 4.2 M of its 8.7 M nodes (16 MiB table).
+    #[test]
+    fn a_proof_stopped_while_it_asks_won_still_keeps_the_draw() {
+        let pos = Connect4::from_moves(7, 6, "6621766551").unwrap();
+        let b = Board::from_game(Std7x6, &pos).unwrap();
+        let mut full = Solver::new(Std7x6, 16);
+        assert!(matches!(
+            full.solve_weak(&b, Budget::UNLIMITED),
+            Solved::Exact { score: 0, .. }
+        ));
+        let all = full.nodes();
+        assert!(all > 6_000_000, "{all} nodes: the position got easy");
+        let cap = Budget {
+            nodes: Some(6_000_000),
+            deadline: None,
+        };
+        let mut solver = Solver::new(Std7x6, 16);
+        assert_eq!(
+            solver.solve_weak(&b, cap),
+            Solved::Partial {
+                lower: 0,
+                upper: 1,
+                best: Some(1)
+            }
+        );
+        // The engine under the same number of nodes plays it (before, its heuristic's 5, which loses).
+        let mut engine = C4Solver::new(16, 0);
+        let limits = Limits {
+            nodes: Some(6_000_000),
+            ..Limits::default()
+        };
+        assert_eq!(engine.choose_connect4(&pos, &limits, &mut |_| {}), Some(1));
+    }
+
+    /// The book's move two plies back keeps a win: 1226317544 (the book's 4 at 12263175, won) asks
+    /// "won?" first; another move there, or a drawn book position, proves nothing.
+    #[test]
+    fn a_win_the_book_kept_is_known_two_plies_later() {
+        let solver = Solver::new(Std7x6, 16);
+        let won = |moves: &str| won_by_book(&solver, &Connect4::from_moves(7, 6, moves).unwrap());
+        let b = Board::from_game(Std7x6, &Connect4::from_moves(7, 6, "12263175").unwrap()).unwrap();
+        let e = solver.book_entry(&b).unwrap();
+        assert!(e.score > 0 && e.best == Some(3), "{e:?}");
+        assert!(won("1226317544"));
+        assert!(won("1226317541"));
+        assert!(!won("1226317514"), "not the book's move");
+        assert!(!won("6621766551"), "a drawn book position");
+        assert!(!won("1"));
     }
 }

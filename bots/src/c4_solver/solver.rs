@@ -272,19 +272,38 @@ impl<G: Geometry> Solver<G> {
     /// # Panics
     /// If the board is full.
     pub fn solve(&mut self, b: &Board<G>, budget: Budget) -> Solved {
-        self.solve_clamped(b, budget, false)
+        self.solve_clamped(b, budget, false, false)
     }
 
     /// As [`solve`](Solver::solve) but only win, draw or loss: the score is the sign of the exact
     /// one (1, 0, −1), found by narrowing `[-1, 1]` only, which needs fewer nodes (Pons's weak solver).
+    /// The first probe asks "not lost?" (Pons's asks "won?" first), so that a search the budget stops
+    /// during "won?" returns [`Solved::Partial`] `{ lower: 0, upper: 1 }` with a move that keeps at
+    /// least the draw.
     ///
     /// # Panics
     /// If the board is full.
     pub fn solve_weak(&mut self, b: &Board<G>, budget: Budget) -> Solved {
-        self.solve_clamped(b, budget, true)
+        self.solve_clamped(b, budget, true, false)
     }
 
-    fn solve_clamped(&mut self, b: &Board<G>, budget: Budget, weak: bool) -> Solved {
+    /// [`solve_weak`](Solver::solve_weak) asking "won?" first (Pons's order): for a position the
+    /// caller knows to be won (see `c4_solver::won_by_book`), that one probe settles it and names the
+    /// winning move, where "not lost?" first would cost a probe more (1226317544: 7.7 M nodes in all
+    /// against 6.4 M).
+    pub fn solve_weak_won_first(&mut self, b: &Board<G>, budget: Budget) -> Solved {
+        self.solve_clamped(b, budget, true, true)
+    }
+
+    /// The narrowing; `weak`: win, draw or loss only; `won_first`: in that case, "won?" before "not
+    /// lost?".
+    fn solve_clamped(
+        &mut self,
+        b: &Board<G>,
+        budget: Budget,
+        weak: bool,
+        won_first: bool,
+    ) -> Solved {
         let sq = self.geom.squares() as i32;
         let n = b.moves() as i32;
         assert!(n < sq, "no score for a full board");
@@ -315,6 +334,11 @@ impl<G: Geometry> Solver<G> {
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
+            }
+            // Win, draw or loss: "not lost?" first, so that a search stopped by its budget while it
+            // asks "won?" has already named a move that keeps the draw.
+            if weak && !won_first && min < 0 && max > 0 {
+                med = -1;
             }
             self.root_best = None;
             let r = self.search(b, med, med + 1);
