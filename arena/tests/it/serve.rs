@@ -273,6 +273,13 @@ impl Server {
         (id, csv)
     }
 
+    /// The first upload: the sh bot as `shbot` by `user`, once its check has passed (bot 1).
+    fn upload_first_bot(&self, user: &str) {
+        let up = self.upload(user, "shbot", "a.sh", SH_BOT.as_bytes());
+        assert_eq!(up.status, 201, "{}", up.text());
+        self.wait_for("/api/bots/1", |v| v["check"] == "passed");
+    }
+
     fn kill9(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
@@ -927,19 +934,8 @@ fn an_arena_workers_games_show_on_the_live_board(db: Database) {
     // its games to the database for the live pages.
     let server = Server::start_with(dir, &contest, &["--slots", "0"]);
     let _worker = WorkerProcess::start(dir, &contest, "live");
-    assert_eq!(
-        server
-            .upload(&alice, "shbot", "a.sh", SH_BOT.as_bytes())
-            .status,
-        201
-    );
-    server.wait_for("/api/bots/1", |v| v["check"] == "passed");
-    let id = server
-        .post_json("/api/competitions", &org, "{}")
-        .json()
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    server.upload_first_bot(&alice);
+    let (id, _) = server.new_competition(&org, dir);
     let path = format!("/api/competitions/{id}");
     let live = server.wait_for(&format!("{path}/live"), |v| {
         v.as_array()
@@ -988,19 +984,8 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live(db:
     }
     let (contest, org, alice) = slow_contest(dir);
     let server = Server::start(dir, &contest);
-    assert_eq!(
-        server
-            .upload(&alice, "shbot", "a.sh", SH_BOT.as_bytes())
-            .status,
-        201
-    );
-    server.wait_for("/api/bots/1", |v| v["check"] == "passed");
-    let id = server
-        .post_json("/api/competitions", &org, "{}")
-        .json()
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    server.upload_first_bot(&alice);
+    let (id, _) = server.new_competition(&org, dir);
     let path = format!("/api/competitions/{id}");
 
     // A game on the live board, then paused: the board empties, the status stays.

@@ -142,13 +142,7 @@ pub async fn work(
             let every = Duration::from_millis((shared.lease_ms / 4).max(250) as u64);
             loop {
                 tokio::time::sleep(every).await;
-                let held: Vec<Claim> = shared
-                    .leases
-                    .lock()
-                    .expect("the leases' lock")
-                    .values()
-                    .cloned()
-                    .collect();
+                let held = shared.held();
                 if let Err(e) = shared
                     .db
                     .heartbeat(&shared.opts.name, slots as i64, shared.lease_ms, &held)
@@ -261,6 +255,16 @@ impl Shared {
             .insert((claim.run.clone(), claim.game.clone()), claim.clone());
     }
 
+    /// The claims whose leases it holds.
+    fn held(&self) -> Vec<Claim> {
+        self.leases
+            .lock()
+            .expect("the leases' lock")
+            .values()
+            .cloned()
+            .collect()
+    }
+
     /// Stops renewing `claim`'s lease: if nothing else gives the game back, its lease runs out.
     fn drop_lease(&self, claim: &Claim) {
         self.leases
@@ -285,13 +289,7 @@ async fn push_live(shared: Arc<Shared>) {
         HashMap::new();
     loop {
         tokio::time::sleep(LIVE_EVERY).await;
-        let held: Vec<Claim> = shared
-            .leases
-            .lock()
-            .expect("the leases' lock")
-            .values()
-            .cloned()
-            .collect();
+        let held = shared.held();
         written.retain(|(run, game, token), _| {
             held.iter()
                 .any(|c| &c.run == run && &c.game == game && &c.token == token)
