@@ -522,6 +522,38 @@ mod tests {
         assert!(totals.2 > 100, "only {} positions with a trajectory", totals.2);
     }
 
+    /// Exploration: `FAST_ENUM_SEEDS=k` (default 200) more seeds per board than the unit test
+    /// above, from seed `FAST_ENUM_FROM` (default 100,000), n = 4 and 5.
+    #[test]
+    #[ignore]
+    fn stress_the_fast_enumeration() {
+        let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+        let (count, from_seed) = (env("FAST_ENUM_SEEDS", 200), env("FAST_ENUM_FROM", 100_000));
+        let cases: [(u8, u32, usize, usize, usize, u8); 7] = [
+            (6, 5, 6, 20, 0, 1),
+            (7, 5, 8, 30, 2, 1),
+            (8, 5, 8, 14, 0, 1),
+            (9, 4, 10, 60, 0, 1),
+            (9, 4, 10, 60, 1, 1),
+            (14, 4, 20, 80, 3, 1),
+            (20, 4, 20, 60, 0, 2),
+        ];
+        let mut totals = (0, 0, 0);
+        for (k, &(side, n, from, spread, wild, margin)) in cases.iter().enumerate() {
+            let count = if side == 20 { count / 10 } else { count };
+            for seed in from_seed..from_seed + count {
+                let plies = from + (seed as usize * 7) % spread;
+                let mut pos = middle_game(1000 * k as u64 + seed, side, side, plies, wild);
+                let what = format!("case {k} seed {seed} ({side}x{side}, {plies} plies)");
+                let (f, p, any) = compare(&mut pos, margin, n, &what);
+                totals.0 += f;
+                totals.1 += p;
+                totals.2 += usize::from(any);
+            }
+            eprintln!("case {k}: fast {} plain {} ({} with a trajectory)", totals.0, totals.1, totals.2);
+        }
+    }
+
     #[test]
     fn heuristic2_drops_a_lonely_trajectory_with_two_points_of_its_own() {
         let a = t(Player::First, &[(1, 1), (2, 2)]);
