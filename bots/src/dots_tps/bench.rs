@@ -293,7 +293,8 @@ pub fn simulations(mut out: impl Write, verbose: bool) -> io::Result<()> {
     for n in [3u32, 4, 5] {
         let mut results = Vec::new();
         for fast in [true, false] {
-            let (mut nodes, mut us, mut slowest, mut real_us, mut capped) = (0u64, 0u64, 0u64, 0u64, 0);
+            let (mut nodes, mut us, mut slowest, mut real_us, mut capped) =
+                (0u64, 0u64, 0u64, 0u64, 0);
             let mut sims = Vec::new();
             for (name, pos) in &positions {
                 let mut pos = pos.clone();
@@ -340,12 +341,16 @@ pub fn simulations(mut out: impl Write, verbose: bool) -> io::Result<()> {
             .zip(&results[1].6)
             .filter(|(f, p)| {
                 p.iter().all(|s| s.complete)
-                    && f.iter().zip(p.iter()).all(|(a, b)| {
-                        a.gain == b.gain && sorted_sets(a) == sorted_sets(b)
-                    })
+                    && f.iter()
+                        .zip(p.iter())
+                        .all(|(a, b)| a.gain == b.gain && sorted_sets(a) == sorted_sets(b))
             })
             .count();
-        let comparable = results[1].6.iter().filter(|p| p.iter().all(|s| s.complete)).count();
+        let comparable = results[1]
+            .6
+            .iter()
+            .filter(|p| p.iter().all(|s| s.complete))
+            .count();
         for (fast, nodes, us, slowest, real_us, capped, _) in &results {
             writeln!(
                 out,
@@ -354,7 +359,11 @@ pub fn simulations(mut out: impl Write, verbose: bool) -> io::Result<()> {
                 *us as f64 / 1000.0,
                 *slowest as f64 / 1000.0,
                 *real_us as f64 / 1000.0 / REAL_PLIES.len() as f64,
-                if *fast { format!("{agree}/{comparable}") } else { String::new() },
+                if *fast {
+                    format!("{agree}/{comparable}")
+                } else {
+                    String::new()
+                },
                 if *capped > 0 {
                     format!("  ({capped} simulations capped at {PLAIN_SIM_CAP} positions)")
                 } else {

@@ -1,4 +1,4 @@
-//! The fast enumeration of the one-sided simulations for trajectories of n ≥ 4 points (issue 28).
+//! The fast enumeration of the one-sided simulations for trajectories of 4 and 5 points (issue 28).
 //!
 //! The plain enumeration ([`super::trajectories::simulate_with`] with `fast` off) plays every set
 //! of at most n candidate points, C(k, n) sets for k candidates. Here only the sets that can matter
@@ -26,8 +26,8 @@
 //! Every set played here is one the plain enumeration plays, in the same order, so nothing is found
 //! that it does not find and the gain is never above its; the unit test
 //! `the_fast_enumeration_of_four_and_five_points_finds_the_same_as_the_general_one` checks equality
-//! on random middle games. For n ≥ 6 rings of new points alone may enclose more than one point, so
-//! every point also starts cycles there.
+//! on random middle games. It is used for n = 4 and 5 only: for n ≥ 6 rings of new points alone may
+//! enclose more than one point (and [`enumerate`] would have to start cycles from every point).
 
 use games::dots::{Move, Point};
 use games::{Dots, Game, Player};
@@ -78,9 +78,7 @@ pub(super) fn enumerate(
         let house: Vec<bool> = cands
             .iter()
             .map(|&m| match m {
-                Move::Put { x, y } => {
-                    pos.point(x, y) == Some(Point::House(player.opponent()))
-                }
+                Move::Put { x, y } => pos.point(x, y) == Some(Point::House(player.opponent())),
                 Move::Ground => false,
             })
             .collect();
@@ -128,8 +126,8 @@ const AROUND: [(i32, i32); 8] = [
 ];
 
 /// The sets to play first: the points of every simple cycle through a component of `player`'s dots
-/// with at most `n` points, every point touching `player`'s dots, every diamond around an enemy dot
-/// (and for n ≥ 6 every cycle of points alone). Each set holds indices into `cands`, ascending.
+/// with at most `n` points, every point touching `player`'s dots and every diamond around an enemy
+/// dot (rings of new points alone, exact for n ≤ 5). Each set holds indices into `cands`, ascending.
 fn cycle_sets(pos: &Dots, grid: &Grid, cands: &[Move], player: Player, n: usize) -> Vec<Vec<u16>> {
     let (w, h) = (i32::from(pos.width()), i32::from(pos.height()));
     let cell = |x: i32, y: i32| (y * w + x) as usize;
@@ -240,7 +238,11 @@ fn cycle_sets(pos: &Dots, grid: &Grid, cands: &[Move], player: Player, n: usize)
         }
     }
     // Simple cycles, each from its smallest node.
-    let starts = if n <= 5 { c as usize } else { nodes };
+    debug_assert!(
+        n <= 5,
+        "rings of new points alone are diamonds only up to 5 points"
+    );
+    let starts = c as usize;
     let cost = |v: u32| usize::from(v >= c);
     let mut dist = vec![usize::MAX; nodes];
     let mut deque = std::collections::VecDeque::new();

@@ -14,7 +14,9 @@
 //! point of a trajectory of at most n points lies on a capturing chain whose other links are the
 //! mover's dots, so it is within ⌈n/2⌉ steps (8-neighbourhood) of a live dot of the mover; for
 //! n ≥ 4 a trajectory may also be a ring of new dots around an enemy dot, so the points next to an
-//! enemy dot are candidates too. Only the points of the play range are tried.
+//! enemy dot are candidates too. Only the points of the play range are tried. For n = 3, 4 and 5
+//! only the sets that can matter are played (see [`simulate_with`] and [`super::cycles`]), with the
+//! same result.
 
 use games::dots::Move;
 use games::{Dots, Game, Player};
@@ -151,7 +153,7 @@ fn candidates(grid: &Grid, points: &[Move], player: Player, n: u32) -> Vec<Move>
 /// Simulates `player` alone putting at most `n` dots on the `points` (the legal points of the play
 /// range) of `pos`, and collects the trajectories and the best gain. `pos` is restored.
 ///
-/// For n = 3 and n ≥ 4 the sets are enumerated the fast ways (see [`simulate_with`]); the result is
+/// For n = 3, 4 and 5 the sets are enumerated the fast ways (see [`simulate_with`]); the result is
 /// the same.
 pub fn simulate(
     pos: &mut Dots,
@@ -173,8 +175,9 @@ pub fn simulate(
 /// all sets of points next to an own dot, plus, for each point 2 steps away, the pairs of such
 /// points next to it.
 ///
-/// For n ≥ 4: the cycles through the mover's dot components and the unions of the productive ones,
-/// see [`super::cycles`].
+/// For n = 4 and 5: the cycles through the mover's dot components and the unions of the productive
+/// ones, see [`super::cycles`] (n ≥ 6 is enumerated the plain way: its rings of new points alone are
+/// not restricted to diamonds, and it is not tested).
 pub fn simulate_with(
     pos: &mut Dots,
     grid: &Grid,
@@ -184,7 +187,7 @@ pub fn simulate_with(
     ctl: &mut Control,
     fast: bool,
 ) -> Simulation {
-    if fast && n >= 4 {
+    if fast && (4..=5).contains(&n) {
         let cands = candidates(grid, points, player, n);
         let e = super::cycles::enumerate(pos, grid, &cands, player, n, ctl);
         return minimal(e.found, player, e.gain, !e.stopped);
@@ -485,11 +488,17 @@ mod tests {
             plain_nodes += ctl.sim_nodes;
             assert_eq!(*pos, before);
             assert!(fast.complete && plain.complete);
-            assert_eq!(fast.trajectories, plain.trajectories, "{what} {p:?} n={n}\n{pos}");
+            assert_eq!(
+                fast.trajectories, plain.trajectories,
+                "{what} {p:?} n={n}\n{pos}"
+            );
             assert_eq!(fast.gain, plain.gain, "{what} {p:?} n={n}\n{pos}");
             any |= !plain.trajectories.is_empty();
         }
-        assert!(fast_nodes <= plain_nodes, "{what}: {fast_nodes} > {plain_nodes}");
+        assert!(
+            fast_nodes <= plain_nodes,
+            "{what}: {fast_nodes} > {plain_nodes}"
+        );
         (fast_nodes, plain_nodes, any)
     }
 
@@ -519,7 +528,11 @@ mod tests {
             "fast {} plain {} positions, {} positions with a trajectory",
             totals.0, totals.1, totals.2
         );
-        assert!(totals.2 > 100, "only {} positions with a trajectory", totals.2);
+        assert!(
+            totals.2 > 100,
+            "only {} positions with a trajectory",
+            totals.2
+        );
     }
 
     /// Exploration: `FAST_ENUM_SEEDS=k` (default 200) more seeds per board than the unit test
@@ -527,7 +540,12 @@ mod tests {
     #[test]
     #[ignore]
     fn stress_the_fast_enumeration() {
-        let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+        let env = |k: &str, d: u64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
         let (count, from_seed) = (env("FAST_ENUM_SEEDS", 200), env("FAST_ENUM_FROM", 100_000));
         let cases: [(u8, u32, usize, usize, usize, u8); 7] = [
             (6, 5, 6, 20, 0, 1),
@@ -550,7 +568,10 @@ mod tests {
                 totals.1 += p;
                 totals.2 += usize::from(any);
             }
-            eprintln!("case {k}: fast {} plain {} ({} with a trajectory)", totals.0, totals.1, totals.2);
+            eprintln!(
+                "case {k}: fast {} plain {} ({} with a trajectory)",
+                totals.0, totals.1, totals.2
+            );
         }
     }
 
