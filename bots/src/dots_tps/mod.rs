@@ -52,6 +52,7 @@
 //! ```
 
 pub mod bench;
+mod cycles;
 pub mod patterns;
 pub mod playouts;
 pub mod progress;

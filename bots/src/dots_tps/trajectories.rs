@@ -14,7 +14,9 @@
 //! point of a trajectory of at most n points lies on a capturing chain whose other links are the
 //! mover's dots, so it is within ⌈n/2⌉ steps (8-neighbourhood) of a live dot of the mover; for
 //! n ≥ 4 a trajectory may also be a ring of new dots around an enemy dot, so the points next to an
-//! enemy dot are candidates too. Only the points of the play range are tried.
+//! enemy dot are candidates too. Only the points of the play range are tried. For n = 3, 4 and 5
+//! only the sets that can matter are played (see [`simulate_with`] and [`super::cycles`]), with the
+//! same result.
 
 use games::dots::Move;
 use games::{Dots, Game, Player};
@@ -114,7 +116,7 @@ pub(crate) fn diff(pos: &Dots, player: Player) -> i32 {
 }
 
 /// Plays `m` for `player`, passing first if the opponent is to move; returns the plies played.
-fn put_as(pos: &mut Dots, player: Player, m: Move) -> usize {
+pub(super) fn put_as(pos: &mut Dots, player: Player, m: Move) -> usize {
     let mut plies = 1;
     if pos.turn() != player {
         pos.play_unchecked(PASS);
@@ -151,7 +153,8 @@ fn candidates(grid: &Grid, points: &[Move], player: Player, n: u32) -> Vec<Move>
 /// Simulates `player` alone putting at most `n` dots on the `points` (the legal points of the play
 /// range) of `pos`, and collects the trajectories and the best gain. `pos` is restored.
 ///
-/// For n = 3 the sets are enumerated the fast way (see [`simulate_with`]); the result is the same.
+/// For n = 3, 4 and 5 the sets are enumerated the fast ways (see [`simulate_with`]); the result is
+/// the same.
 pub fn simulate(
     pos: &mut Dots,
     grid: &Grid,
@@ -163,12 +166,18 @@ pub fn simulate(
     simulate_with(pos, grid, points, player, n, ctl, true)
 }
 
-/// [`simulate`], with the fast enumeration for n = 3 on or off (`fast3`, for tests).
+/// [`simulate`], with the fast enumerations on or off (`fast`, for tests; off: every set of at
+/// most `n` candidates is played, C(k, n) sets for k candidates).
 ///
-/// The fast way: every point of a capturing set of 3 points has two chain neighbours among the
-/// mover's dots and the set; so a point with no own dot next to it is the middle of a segment of 3
-/// new points, and both its neighbours in the set have an own dot next to them. Hence all sets of
-/// points next to an own dot, plus, for each point 2 steps away, the pairs of such points next to it.
+/// The fast way for n = 3: every point of a capturing set of 3 points has two chain neighbours
+/// among the mover's dots and the set; so a point with no own dot next to it is the middle of a
+/// segment of 3 new points, and both its neighbours in the set have an own dot next to them. Hence
+/// all sets of points next to an own dot, plus, for each point 2 steps away, the pairs of such
+/// points next to it.
+///
+/// For n = 4 and 5: the cycles through the mover's dot components and the unions of the productive
+/// ones, see [`super::cycles`] (n ≥ 6 is enumerated the plain way: its rings of new points alone are
+/// not restricted to diamonds, and it is not tested).
 pub fn simulate_with(
     pos: &mut Dots,
     grid: &Grid,
@@ -176,9 +185,14 @@ pub fn simulate_with(
     player: Player,
     n: u32,
     ctl: &mut Control,
-    fast3: bool,
+    fast: bool,
 ) -> Simulation {
-    let fast = fast3 && n == 3;
+    if fast && (4..=5).contains(&n) {
+        let cands = candidates(grid, points, player, n);
+        let e = super::cycles::enumerate(pos, grid, &cands, player, n, ctl);
+        return minimal(e.found, player, e.gain, !e.stopped);
+    }
+    let fast = fast && n == 3;
     let cands = candidates(grid, points, player, if fast { 2 } else { n });
     let mut e = Enumerator {
         player,
@@ -214,9 +228,15 @@ pub fn simulate_with(
             }
         }
     }
+    minimal(e.found, player, e.gain, !e.stopped)
+}
+
+/// The simulation of `player` from the capturing sets `found` (in the order found), keeping the
+/// minimal ones in that order.
+fn minimal(found: Vec<Vec<Move>>, player: Player, gain: i32, complete: bool) -> Simulation {
     // Keep the minimal sets only: a set recorded when its last point captured may hold a point
     // the capture did not need, and then its subset without that point was recorded too.
-    let mut found = e.found;
+    let mut found = found;
     found.sort_by_key(|t| t.len());
     let mut kept: Vec<Vec<Move>> = Vec::new();
     for t in found {
@@ -232,8 +252,8 @@ pub fn simulate_with(
                 points,
             })
             .collect(),
-        gain: e.gain,
-        complete: !e.stopped,
+        gain,
+        complete,
     }
 }
 
@@ -408,6 +428,151 @@ mod tests {
             compared > 20,
             "only {compared} simulations found a trajectory"
         );
+    }
+
+    /// A middle game: `plies` random moves from the cross on `w`×`h`, seeded, most of them (all
+    /// but one in `wild`) next to a dot, as players play.
+    fn middle_game(seed: u64, w: u8, h: u8, plies: usize, wild: usize) -> Dots {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = Dots::new(w, h, Start::Cross);
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            let near: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let Move::Put { x, y } = m else { return false };
+                    (-1i32..=1).any(|dx| {
+                        (-1i32..=1).any(|dy| {
+                            let (u, v) = (i32::from(x) + dx, i32::from(y) + dy);
+                            u >= 1
+                                && v >= 1
+                                && matches!(
+                                    pos.point(u as u8, v as u8),
+                                    Some(games::dots::Point::Dot(_))
+                                )
+                        })
+                    })
+                })
+                .collect();
+            let from = if near.is_empty() || rng.random_range(0..wild.max(1)) == 0 && wild > 0 {
+                &moves
+            } else {
+                &near
+            };
+            if from.is_empty() {
+                break;
+            }
+            pos.play(from[rng.random_range(0..from.len())]).unwrap();
+        }
+        pos
+    }
+
+    /// Compares the fast enumeration with the plain one for both players of `pos` at `n` points:
+    /// the same trajectories in the same order, the same gain, both complete, and no more positions.
+    /// Returns the positions of each (fast, plain) and whether a trajectory was found.
+    fn compare(pos: &mut Dots, margin: u8, n: u32, what: &str) -> (u64, u64, bool) {
+        let before = pos.clone();
+        let range = Range::of(pos, margin);
+        let pts = range.legal_points(pos);
+        let grid = Grid::new(pos);
+        let (mut fast_nodes, mut plain_nodes, mut any) = (0, 0, false);
+        for p in [Player::First, Player::Second] {
+            let mut ctl = Control::new(None, None);
+            let fast = simulate_with(pos, &grid, &pts, p, n, &mut ctl, true);
+            fast_nodes += ctl.sim_nodes;
+            assert_eq!(*pos, before);
+            let mut ctl = Control::new(None, None);
+            let plain = simulate_with(pos, &grid, &pts, p, n, &mut ctl, false);
+            plain_nodes += ctl.sim_nodes;
+            assert_eq!(*pos, before);
+            assert!(fast.complete && plain.complete);
+            assert_eq!(
+                fast.trajectories, plain.trajectories,
+                "{what} {p:?} n={n}\n{pos}"
+            );
+            assert_eq!(fast.gain, plain.gain, "{what} {p:?} n={n}\n{pos}");
+            any |= !plain.trajectories.is_empty();
+        }
+        assert!(
+            fast_nodes <= plain_nodes,
+            "{what}: {fast_nodes} > {plain_nodes}"
+        );
+        (fast_nodes, plain_nodes, any)
+    }
+
+    #[test]
+    fn the_fast_enumeration_of_four_and_five_points_finds_the_same_as_the_general_one() {
+        // (board side, n, positions, plies from, plies spread, wild 1 in, margin)
+        let cases: [(u8, u32, u64, usize, usize, usize, u8); 5] = [
+            (7, 5, 40, 8, 24, 0, 1),
+            (9, 4, 80, 10, 40, 0, 1),
+            (9, 4, 40, 10, 40, 1, 1),
+            (12, 4, 40, 20, 60, 4, 1),
+            (20, 4, 8, 30, 50, 0, 2),
+        ];
+        let mut totals = (0, 0, 0);
+        for (k, &(side, n, count, from, spread, wild, margin)) in cases.iter().enumerate() {
+            for seed in 0..count {
+                let plies = from + (seed as usize * 7) % spread;
+                let mut pos = middle_game(1000 * k as u64 + seed, side, side, plies, wild);
+                let what = format!("case {k} seed {seed} ({side}x{side}, {plies} plies)");
+                let (f, p, any) = compare(&mut pos, margin, n, &what);
+                totals.0 += f;
+                totals.1 += p;
+                totals.2 += usize::from(any);
+            }
+        }
+        eprintln!(
+            "fast {} plain {} positions, {} positions with a trajectory",
+            totals.0, totals.1, totals.2
+        );
+        assert!(
+            totals.2 > 100,
+            "only {} positions with a trajectory",
+            totals.2
+        );
+    }
+
+    /// Exploration: `FAST_ENUM_SEEDS=k` (default 200) more seeds per board than the unit test
+    /// above, from seed `FAST_ENUM_FROM` (default 100,000), n = 4 and 5.
+    #[test]
+    #[ignore]
+    fn stress_the_fast_enumeration() {
+        let env = |k: &str, d: u64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        let (count, from_seed) = (env("FAST_ENUM_SEEDS", 200), env("FAST_ENUM_FROM", 100_000));
+        let cases: [(u8, u32, usize, usize, usize, u8); 7] = [
+            (6, 5, 6, 20, 0, 1),
+            (7, 5, 8, 30, 2, 1),
+            (8, 5, 8, 14, 0, 1),
+            (9, 4, 10, 60, 0, 1),
+            (9, 4, 10, 60, 1, 1),
+            (14, 4, 20, 80, 3, 1),
+            (20, 4, 20, 60, 0, 2),
+        ];
+        let mut totals = (0, 0, 0);
+        for (k, &(side, n, from, spread, wild, margin)) in cases.iter().enumerate() {
+            let count = if side == 20 { count / 10 } else { count };
+            for seed in from_seed..from_seed + count {
+                let plies = from + (seed as usize * 7) % spread;
+                let mut pos = middle_game(1000 * k as u64 + seed, side, side, plies, wild);
+                let what = format!("case {k} seed {seed} ({side}x{side}, {plies} plies)");
+                let (f, p, any) = compare(&mut pos, margin, n, &what);
+                totals.0 += f;
+                totals.1 += p;
+                totals.2 += usize::from(any);
+            }
+            eprintln!(
+                "case {k}: fast {} plain {} ({} with a trajectory)",
+                totals.0, totals.1, totals.2
+            );
+        }
     }
 
     #[test]
