@@ -473,6 +473,7 @@ fn report(
 /// win/draw/loss, then the exact score), a heuristic search, and the proof again with the rest of the
 /// budget (the table keeps what the first attempt proved). `won`: the position is known to be won
 /// ([`won_by_book`]), so the proof asks "won?" first.
+#[allow(clippy::too_many_arguments)]
 fn play<G: Geometry>(
     solver: &mut Solver<G>,
     b: &Board<G>,

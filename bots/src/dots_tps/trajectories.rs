@@ -15,7 +15,7 @@
 //! mover's dots, so it is within ⌈n/2⌉ steps (8-neighbourhood) of a live dot of the mover; for
 //! n ≥ 4 a trajectory may also be a ring of new dots around an enemy dot, so the points next to an
 //! enemy dot are candidates too. Only the points of the play range are tried. For n = 3, 4 and 5
-//! only the sets that can matter are played (see [`simulate_with`] and [`super::cycles`]), with the
+//! only the sets that can matter are played (see [`simulate_with`] and `cycles.rs`), with the
 //! same result.
 
 use games::dots::Move;
@@ -176,7 +176,7 @@ pub fn simulate(
 /// points next to it.
 ///
 /// For n = 4 and 5: the cycles through the mover's dot components and the unions of the productive
-/// ones, see [`super::cycles`] (n ≥ 6 is enumerated the plain way: its rings of new points alone are
+/// ones, see `cycles.rs` (n ≥ 6 is enumerated the plain way: its rings of new points alone are
 /// not restricted to diamonds, and it is not tested).
 pub fn simulate_with(
     pos: &mut Dots,

@@ -1,6 +1,6 @@
 //! The live board: the games of the competitions in progress, move by move, as the referee plays
 //! them ([`crate::game::referee::Watch`]); the competition's live page and `GET
-//! /api/competitions/{id}/live` read it ([`games`]). The server's own slots write into its [`Board`];
+//! /api/competitions/{id}/live` read it ([`games()`]). The server's own slots write into its [`Board`];
 //! an `arena worker` elsewhere keeps a board of its own and writes each of its games to the database
 //! about once a second ([`crate::serve::db::Db::set_live`]), where the server reads them.
 
