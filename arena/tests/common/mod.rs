@@ -14,8 +14,12 @@ use arena::record::GameRecord;
 pub mod browser;
 
 /// The `arena` binary cargo built for these tests.
+/// Without the caller's `ARENA_DB`: `arena serve` and `arena worker` read it, and a test meant for
+/// SQLite must not write into the PostgreSQL database a developer exported.
 pub fn arena() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    cmd.env_remove("ARENA_DB");
+    cmd
 }
 
 /// Writes `text` as `<dir>/<name>.toml` and returns its path.

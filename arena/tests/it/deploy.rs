@@ -758,7 +758,6 @@ fn postgres(docs: &[(PathBuf, Value)]) -> Database {
     }
 }
 
-/// The value of `var` in `env`.
 /// Sets `var` in `env`, which must have it.
 fn set_var(env: &mut [(String, String)], var: &str, value: &str) {
     let k = env
@@ -768,6 +767,7 @@ fn set_var(env: &mut [(String, String)], var: &str, value: &str) {
     env[k].1 = value.to_string();
 }
 
+/// The value of `var` in `env`.
 fn var<'a>(env: &'a [(String, String)], var: &str) -> &'a str {
     env.iter()
         .find(|(v, _)| v == var)

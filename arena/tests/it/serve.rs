@@ -76,7 +76,7 @@ impl Database {
 
 /// `arena serve CONTEST` run in `dir`, on the database [`Database::prepare`] chose for it.
 fn serve(dir: &Path, contest: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    let mut cmd = crate::common::arena();
     cmd.current_dir(dir)
         .args(["serve", contest.to_str().unwrap()]);
     if let Ok(url) = std::fs::read_to_string(dir.join("db-url")) {
@@ -92,7 +92,7 @@ struct WorkerProcess(Child);
 impl WorkerProcess {
     fn start(dir: &Path, contest: &Path, name: &str) -> WorkerProcess {
         let log = std::fs::File::create(dir.join(format!("worker-{name}.log"))).unwrap();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+        let mut cmd = crate::common::arena();
         cmd.current_dir(dir).args([
             "worker",
             contest.to_str().unwrap(),
@@ -577,7 +577,7 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database
     let report = server.get(&format!("/competitions/{id}/report.html"), None);
     assert!(report.text().contains("shbot"));
     let folder = data.join(format!("competitions/competition-{id}"));
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let out = crate::common::arena()
         .args(["ratings", folder.to_str().unwrap()])
         .output()
         .unwrap();
@@ -1186,7 +1186,7 @@ fn a_worker_waits_for_a_database_it_cannot_reach_yet() {
         .port();
     let url = format!("postgres://arena:hunter2@127.0.0.1:{port}/contest");
     let worker = |extra: &[&str]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+        let mut cmd = crate::common::arena();
         cmd.current_dir(dir)
             .args(["worker", contest.to_str().unwrap(), "--name", "early"])
             .args(extra)
@@ -1541,7 +1541,7 @@ fn a_200_bot_swiss_on_postgres_survives_killed_workers_a_killed_server_and_a_dat
     assert_eq!(taken, total as i64, "{w}");
     // The same competition played by `arena run` from its recorded config: the same standings.
     let folder = csv.parent().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let out = crate::common::arena()
         .current_dir(dir)
         .args([
             "run",

@@ -616,7 +616,10 @@ fn play<G: Geometry>(
     }) = partial
     {
         if lower > 0 || (lower == 0 && (upper == 0 || !heuristic_wins)) {
-            report(info, start, empties, PROVED * lower, solver.nodes(), c);
+            // The full depth only for an exact value: a bound is reported at depth 0, so that it does
+            // not read as a proved draw (in PGN comments, in adjudication by the bots' scores).
+            let depth = if lower == upper { empties } else { 0 };
+            report(info, start, depth, PROVED * lower, solver.nodes(), c);
             return Some(c);
         }
     }
@@ -1152,6 +1155,7 @@ mod tests {
         assert!(e.score > 0 && e.best == Some(3), "{e:?}");
         assert!(won("1226317544"));
         assert!(won("1226317541"));
+        assert!(won("7662571344"), "its mirror image");
         assert!(!won("1226317514"), "not the book's move");
         assert!(!won("6621766551"), "a drawn book position");
         assert!(!won("1"));

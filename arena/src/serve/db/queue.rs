@@ -365,7 +365,7 @@ impl Db {
     pub async fn finish(&self, worker: &str, claim: &Claim, result: &str) -> anyhow::Result<bool> {
         let mut tx = self.write().await?;
         let done = sqlx::query(
-            "UPDATE queue SET status = 'done', result = $1, done_ms = $2 \
+            "UPDATE queue SET status = 'done', result = $1, done_ms = $2, live = NULL \
              WHERE run = $3 AND game = $4 AND token = $5 AND status = 'leased'",
         )
         .bind(result)
@@ -399,7 +399,8 @@ impl Db {
     /// A database error.
     pub async fn release(&self, claim: &Claim) -> anyhow::Result<()> {
         sqlx::query(
-            "UPDATE queue SET status = 'queued', worker = NULL, token = NULL, lease_until_ms = NULL \
+            "UPDATE queue SET status = 'queued', worker = NULL, token = NULL, lease_until_ms = NULL, \
+             live = NULL \
              WHERE run = $1 AND game = $2 AND token = $3 AND status = 'leased'",
         )
         .bind(&claim.run)
@@ -419,7 +420,8 @@ impl Db {
     /// A database error.
     pub async fn release_all(&self, worker: &str) -> anyhow::Result<u64> {
         Ok(sqlx::query(
-            "UPDATE queue SET status = 'queued', worker = NULL, token = NULL, lease_until_ms = NULL \
+            "UPDATE queue SET status = 'queued', worker = NULL, token = NULL, lease_until_ms = NULL, \
+             live = NULL \
              WHERE worker = $1 AND status = 'leased'",
         )
         .bind(worker)
@@ -429,12 +431,13 @@ impl Db {
     }
 
     /// Writes the game `claim` is playing as it stands (`live`: a
-    /// [`crate::serve::runner::live::LiveGame`] as JSON) for the live pages (migration
-    /// `0004_live_games`). Returns false when the lease is no longer `claim`'s (nothing written).
+    /// [`crate::serve::runner::live::LiveGame`] as JSON; `None` clears it) for the live pages
+    /// (migration `0004_live_games`). Returns false when the lease is no longer `claim`'s (nothing
+    /// written).
     ///
     /// # Errors
     /// A database error.
-    pub async fn set_live(&self, claim: &Claim, live: &str) -> anyhow::Result<bool> {
+    pub async fn set_live(&self, claim: &Claim, live: Option<&str>) -> anyhow::Result<bool> {
         Ok(sqlx::query(
             "UPDATE queue SET live = $1 \
              WHERE run = $2 AND game = $3 AND token = $4 AND status = 'leased'",
@@ -567,6 +570,42 @@ mod tests {
             .await
             .unwrap();
         (tmp, db)
+    }
+
+    #[tokio::test]
+    async fn a_live_game_shows_only_while_its_lease_holds() {
+        let (_tmp, db) = db().await;
+        let run = "competition-1";
+        db.open_run(run, 1).await.unwrap();
+        for g in ["g0001", "g0002", "g0003"] {
+            db.enqueue(run, g, "{}").await.unwrap();
+        }
+        db.heartbeat("a", 3, 0, &[]).await.unwrap();
+        let live = || async { db.live_games(run).await.unwrap() };
+        let one = db.claim("a", 60_000).await.unwrap().unwrap();
+        assert!(db.set_live(&one, Some("first")).await.unwrap());
+        assert_eq!(live().await, ["first"]);
+        assert!(db.live_games("competition-2").await.unwrap().is_empty());
+        // Cleared by its worker when the game ends.
+        assert!(db.set_live(&one, None).await.unwrap());
+        assert!(live().await.is_empty());
+        // Given back: off the board, and the old lease writes nothing more.
+        assert!(db.set_live(&one, Some("second")).await.unwrap());
+        db.release(&one).await.unwrap();
+        assert!(live().await.is_empty());
+        assert!(!db.set_live(&one, Some("third")).await.unwrap());
+        assert!(live().await.is_empty());
+        // Stored: off the board.
+        let two = db.claim("a", 60_000).await.unwrap().unwrap();
+        assert!(live().await.is_empty(), "a new claim starts with none");
+        assert!(db.set_live(&two, Some("fourth")).await.unwrap());
+        assert!(db.finish("a", &two, "result").await.unwrap());
+        assert!(live().await.is_empty());
+        // A lease that ran out (a killed worker): off the board.
+        let three = db.claim("a", 0).await.unwrap().unwrap();
+        assert!(db.set_live(&three, Some("fifth")).await.unwrap());
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        assert!(live().await.is_empty());
     }
 
     #[tokio::test]
