@@ -297,6 +297,16 @@ fn log_of(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("serve.log")).unwrap_or_default()
 }
 
+/// The test's folder with its database ready ([`Database::prepare`]); `None`, the reason printed,
+/// where bubblewrap cannot run or there is no PostgreSQL.
+fn test_folder(db: Database) -> Option<tempfile::TempDir> {
+    if skip_without_bwrap() {
+        return None;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    db.prepare(tmp.path()).then_some(tmp)
+}
+
 fn skip_without_bwrap() -> bool {
     let ok = Command::new("bwrap")
         .args(["--ro-bind", "/", "/", "true"])
@@ -350,14 +360,10 @@ fn count(dir: &Path) -> usize {
 
 on_both_databases!(uploads_checks_an_organisers_competition_standings_and_downloads);
 fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database) {
-    if skip_without_bwrap() {
+    let Some(tmp) = test_folder(db) else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let dir = tmp.path();
-    if !db.prepare(dir) {
-        return;
-    }
     let contest = contest(dir, RANDOM, 2, "");
     let (_, org) = add_user(dir, &contest, "org", true);
     let (_, alice) = add_user(dir, &contest, "alice", false);
@@ -616,14 +622,10 @@ fn hidden_csrf(html: &str) -> String {
 
 on_both_databases!(forms_log_in_upload_and_refuse_forged_requests);
 fn forms_log_in_upload_and_refuse_forged_requests(db: Database) {
-    if skip_without_bwrap() {
+    let Some(tmp) = test_folder(db) else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let dir = tmp.path();
-    if !db.prepare(dir) {
-        return;
-    }
     let contest = contest(dir, RANDOM, 2, "registration = true");
     let (org_password, _) = add_user(dir, &contest, "org", true);
     let (password, _) = add_user(dir, &contest, "alice", false);
@@ -761,14 +763,10 @@ fn forms_log_in_upload_and_refuse_forged_requests(db: Database) {
 
 on_both_databases!(a_scheduled_test_competition_starts_by_itself);
 fn a_scheduled_test_competition_starts_by_itself(db: Database) {
-    if skip_without_bwrap() {
+    let Some(tmp) = test_folder(db) else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let dir = tmp.path();
-    if !db.prepare(dir) {
-        return;
-    }
     let two = format!("{RANDOM}[[reference]]\nname = \"random-b\"\nbuiltin = \"random\"\n");
     let contest = contest(dir, &two, 2, "[schedule]\ntest_every = \"1h\"\n");
     // `[schedule]` must come after top-level keys: move it to the end.
@@ -850,14 +848,10 @@ fn slow_contest(dir: &Path) -> (PathBuf, String, String) {
 
 on_both_databases!(sigkill_at_any_moment_loses_nothing);
 fn sigkill_at_any_moment_loses_nothing(db: Database) {
-    if skip_without_bwrap() {
+    let Some(tmp) = test_folder(db) else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let dir = tmp.path();
-    if !db.prepare(dir) {
-        return;
-    }
     let (contest, org, alice) = slow_contest(dir);
     let data = dir.join("results/c4test");
 
@@ -921,15 +915,18 @@ fn sigkill_at_any_moment_loses_nothing(db: Database) {
 
 on_both_databases!(an_arena_workers_games_show_on_the_live_board);
 fn an_arena_workers_games_show_on_the_live_board(db: Database) {
-    if skip_without_bwrap() {
+    let Some(tmp) = test_folder(db) else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let dir = tmp.path();
-    if !db.prepare(dir) {
-        return;
-    }
-    let (contest, org, alice) = slow_contest(dir);
+    // A reference bot of 300 ms a move: games of seconds, longer than the worker's LIVE_EVERY (2 s),
+    // so that games are written while they are played.
+    let refs = format!(
+        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"300\"]\n"
+    );
+    let contest = contest(dir, &refs, 2, "");
+    let (_, org) = add_user(dir, &contest, "org", true);
+    let (_, alice) = add_user(dir, &contest, "alice", false);
     // The server plays nothing itself: an `arena worker` in a process of its own does, and writes
     // its games to the database for the live pages.
     let server = Server::start_with(dir, &contest, &["--slots", "0"]);
@@ -974,14 +971,10 @@ fn an_arena_workers_games_show_on_the_live_board(db: Database) {
 
 on_both_databases!(the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live);
 fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live(db: Database) {
-    if skip_without_bwrap() {
+    let Some(tmp) = test_folder(db) else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let dir = tmp.path();
-    if !db.prepare(dir) {
-        return;
-    }
     let (contest, org, alice) = slow_contest(dir);
     let server = Server::start(dir, &contest);
     server.upload_first_bot(&alice);
@@ -1079,14 +1072,10 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live(db:
 
 on_both_databases!(a_competition_that_cannot_resume_waits_paused_with_the_reason);
 fn a_competition_that_cannot_resume_waits_paused_with_the_reason(db: Database) {
-    if skip_without_bwrap() {
+    let Some(tmp) = test_folder(db) else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let dir = tmp.path();
-    if !db.prepare(dir) {
-        return;
-    }
     let (contest, org, _) = slow_contest(dir);
     let server = Server::start(dir, &contest);
     let (id, csv) = server.new_competition(&org, dir);
@@ -1233,14 +1222,10 @@ fn a_worker_waits_for_a_database_it_cannot_reach_yet() {
 
 on_both_databases!(workers_play_every_game_once_through_killed_workers_and_a_killed_server);
 fn workers_play_every_game_once_through_killed_workers_and_a_killed_server(db: Database) {
-    if skip_without_bwrap() {
+    let Some(tmp) = test_folder(db) else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let dir = tmp.path();
-    if !db.prepare(dir) {
-        return;
-    }
     // A slow reference bot (40 ms a move), leases of 2 s.
     let refs = format!(
         "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
