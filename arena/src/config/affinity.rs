@@ -100,7 +100,7 @@ impl FromStr for Setting {
         }
         s.parse()
             .map(Setting::On)
-            .map_err(|e: String| e.replace("(expected all,", "(expected off, all,"))
+            .map_err(|e: String| format!("{e}; or off"))
     }
 }
 

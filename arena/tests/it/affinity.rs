@@ -114,6 +114,12 @@ fn each_game_slot_runs_its_bots_on_cpus_of_its_own() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
+    if mine.len() > 1 {
+        // `--affinity` alone is all of them, shared out: no game gets every CPU.
+        for (_, cpu) in reported(tmp.path(), "pinned") {
+            assert_ne!(cpu, anywhere, "a bare --affinity");
+        }
+    }
     let free = config(tmp.path(), "free", "");
     let out = run(tmp.path(), &free, &[]);
     assert!(out.status.success(), "{}", text(&out));

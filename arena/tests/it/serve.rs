@@ -837,10 +837,22 @@ fn wait_for_lines(csv: &Path, lines: usize, dir: &Path) {
 /// upload (12 games) is still running seconds after it starts; its organiser's and a participant's
 /// tokens.
 fn slow_contest(dir: &Path) -> (PathBuf, String, String) {
+    slow_contest_with(dir, 40, 4, "")
+}
+
+/// The contest of [`contest`] with the references `random` and `slow` (the faulty bot, `delay_ms` a
+/// move), `games_per_pair` and `extra`, and the users `org` (organiser) and `alice`: the contest file
+/// and the two API tokens.
+fn slow_contest_with(
+    dir: &Path,
+    delay_ms: u32,
+    games_per_pair: u32,
+    extra: &str,
+) -> (PathBuf, String, String) {
     let refs = format!(
-        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
+        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"{delay_ms}\"]\n"
     );
-    let contest = contest(dir, &refs, 4, "");
+    let contest = contest(dir, &refs, games_per_pair, extra);
     let (_, org) = add_user(dir, &contest, "org", true);
     let (_, alice) = add_user(dir, &contest, "alice", false);
     (contest, org, alice)
@@ -921,12 +933,7 @@ fn an_arena_workers_games_show_on_the_live_board(db: Database) {
     let dir = tmp.path();
     // A reference bot of 300 ms a move: games of seconds, longer than the worker's LIVE_EVERY (2 s),
     // so that games are written while they are played.
-    let refs = format!(
-        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"300\"]\n"
-    );
-    let contest = contest(dir, &refs, 2, "");
-    let (_, org) = add_user(dir, &contest, "org", true);
-    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let (contest, org, alice) = slow_contest_with(dir, 300, 2, "");
     // The server plays nothing itself: an `arena worker` in a process of its own does, and writes
     // its games to the database for the live pages.
     let server = Server::start_with(dir, &contest, &["--slots", "0"]);
@@ -1227,12 +1234,7 @@ fn workers_play_every_game_once_through_killed_workers_and_a_killed_server(db: D
     };
     let dir = tmp.path();
     // A slow reference bot (40 ms a move), leases of 2 s.
-    let refs = format!(
-        "{RANDOM}[[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"40\"]\n"
-    );
-    let contest = contest(dir, &refs, 4, "[workers]\nlease_s = 2\n");
-    let (_, org) = add_user(dir, &contest, "org", true);
-    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let (contest, org, alice) = slow_contest_with(dir, 40, 4, "[workers]\nlease_s = 2\n");
     // The server plays nothing itself: two workers do.
     let server = Server::start_with(dir, &contest, &["--slots", "0"]);
     let a = WorkerProcess::start(dir, &contest, "wa");

@@ -502,6 +502,24 @@ mod tests {
         (fast_nodes, plain_nodes, any)
     }
 
+    /// [`compare`] on the middle game of case `k` and `seed`: `side`×`side`, `from + (7·seed mod
+    /// spread)` plies, `wild` as in [`middle_game`], at `n` points and `margin`. Adds the positions of
+    /// each way, and 1 if a trajectory was found, to `totals`.
+    fn compare_case(
+        k: usize,
+        seed: u64,
+        (side, n, from, spread, wild, margin): (u8, u32, usize, usize, usize, u8),
+        totals: &mut (u64, u64, usize),
+    ) {
+        let plies = from + (seed as usize * 7) % spread;
+        let mut pos = middle_game(1000 * k as u64 + seed, side, side, plies, wild);
+        let what = format!("case {k} seed {seed} ({side}x{side}, {plies} plies)");
+        let (f, p, any) = compare(&mut pos, margin, n, &what);
+        totals.0 += f;
+        totals.1 += p;
+        totals.2 += usize::from(any);
+    }
+
     #[test]
     fn the_fast_enumeration_of_four_and_five_points_finds_the_same_as_the_general_one() {
         // (board side, n, positions, plies from, plies spread, wild 1 in, margin)
@@ -515,13 +533,7 @@ mod tests {
         let mut totals = (0, 0, 0);
         for (k, &(side, n, count, from, spread, wild, margin)) in cases.iter().enumerate() {
             for seed in 0..count {
-                let plies = from + (seed as usize * 7) % spread;
-                let mut pos = middle_game(1000 * k as u64 + seed, side, side, plies, wild);
-                let what = format!("case {k} seed {seed} ({side}x{side}, {plies} plies)");
-                let (f, p, any) = compare(&mut pos, margin, n, &what);
-                totals.0 += f;
-                totals.1 += p;
-                totals.2 += usize::from(any);
+                compare_case(k, seed, (side, n, from, spread, wild, margin), &mut totals);
             }
         }
         eprintln!(
@@ -557,16 +569,10 @@ mod tests {
             (20, 4, 20, 60, 0, 2),
         ];
         let mut totals = (0, 0, 0);
-        for (k, &(side, n, from, spread, wild, margin)) in cases.iter().enumerate() {
-            let count = if side == 20 { count / 10 } else { count };
+        for (k, &case) in cases.iter().enumerate() {
+            let count = if case.0 == 20 { count / 10 } else { count };
             for seed in from_seed..from_seed + count {
-                let plies = from + (seed as usize * 7) % spread;
-                let mut pos = middle_game(1000 * k as u64 + seed, side, side, plies, wild);
-                let what = format!("case {k} seed {seed} ({side}x{side}, {plies} plies)");
-                let (f, p, any) = compare(&mut pos, margin, n, &what);
-                totals.0 += f;
-                totals.1 += p;
-                totals.2 += usize::from(any);
+                compare_case(k, seed, case, &mut totals);
             }
             eprintln!(
                 "case {k}: fast {} plain {} ({} with a trajectory)",

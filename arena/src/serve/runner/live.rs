@@ -2,7 +2,7 @@
 //! them ([`crate::game::referee::Watch`]); the competition's live page and `GET
 //! /api/competitions/{id}/live` read it ([`games()`]). The server's own slots write into its [`Board`];
 //! an `arena worker` elsewhere keeps a board of its own and writes each of its games to the database
-//! about once a second ([`crate::serve::db::Db::set_live`]), where the server reads them.
+//! every 2 s ([`crate::serve::db::Db::set_live`]), where the server reads them.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};

@@ -281,8 +281,8 @@ impl Shared {
 }
 
 /// Writes each competition game this worker plays to the database every [`LIVE_EVERY`] when it has
-/// moved ([`Db::set_live`]), for the server's live pages, and clears it once the game has ended. Runs until aborted; a database error is
-/// logged and tried again at the next round.
+/// moved ([`Db::set_live`]), for the server's live pages, and clears it once the game has ended.
+/// Runs until aborted; a database error is logged and tried again at the next round.
 async fn push_live(shared: Arc<Shared>) {
     // What was written last, by claim (run, game, lease token).
     let mut written: HashMap<(String, String, String), crate::serve::runner::live::LiveGame> =
