@@ -1461,6 +1461,8 @@ fn a_200_bot_swiss_on_postgres_survives_killed_workers_a_killed_server_and_a_dat
     let start = Instant::now();
     let mut step = 0;
     let mut next_worker = 5;
+    // (ms since the start, games recorded, disturbances done) at each look, for a failure's message.
+    let mut trace: Vec<(u128, usize, usize)> = Vec::new();
     loop {
         assert!(
             start.elapsed() < Duration::from_secs(900),
@@ -1469,6 +1471,7 @@ fn a_200_bot_swiss_on_postgres_survives_killed_workers_a_killed_server_and_a_dat
             log_of(dir)
         );
         let done = recorded();
+        trace.push((start.elapsed().as_millis(), done, step));
         // The disturbances, each once, as the games come in.
         let due = [
             total / 10,
@@ -1514,7 +1517,12 @@ fn a_200_bot_swiss_on_postgres_survives_killed_workers_a_killed_server_and_a_dat
         }
         std::thread::sleep(Duration::from_millis(200));
     }
-    assert_eq!(step, 5, "the competition ended before every disturbance");
+    assert_eq!(
+        step,
+        5,
+        "the competition ended before every disturbance; (ms, games, disturbances) at each look: {trace:?}"
+    );
+    eprintln!("(ms, games, disturbances) at each look: {trace:?}");
     // Every game once (the reader refuses a game twice), none missing.
     let games = arena::results::read_games_csv(&csv).unwrap();
     assert_eq!(games.len(), total);

@@ -1,9 +1,12 @@
 //! A competition's standings, computed from its `games.csv` as `arena ratings` computes them (Elo
 //! with the 95% interval of Ordo's bootstrap), without the games of disqualified bots, and kept: a
-//! request reads the kept table and never waits for a computation, but the first. While a competition
-//! runs, the table is computed again in the background at most every [`STALE`] as games come in (one
-//! computation at a time for the whole server, whatever the number of readers); once it stops, once more
-//! for its final games; and at once when a disqualification changes it. Each computation reads and
+//! request reads the kept table and never waits for a full computation, but the first one of a stopped
+//! competition. While a competition runs, the table is computed again in the background at most every
+//! [`STALE`] as games come in (one computation at a time for the whole server, whatever the number of
+//! readers); once it stops, once more for its final games; and at once when a disqualification
+//! changes it. The first reader of a running competition with no kept table (a restarted server) gets
+//! a provisional table with a [`PROVISIONAL_BOOTSTRAP`]-sample bootstrap, and the full one is computed
+//! in the background: with 200 bots the full bootstrap takes seconds of CPU. Each computation reads and
 //! re-referees only the games appended since the last ([`crate::results::read_games_more`]): a game
 //! ended by the solver is proved again once, not at every computation.
 
@@ -51,6 +54,11 @@ pub struct Table {
 /// How old the standings of a running competition may be.
 pub const STALE: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// Bootstrap samples of a provisional table (the first one of a running competition): its intervals
+/// and LOS carry a larger Monte Carlo error, which the report states, until the full table
+/// ([`crate::report::DEFAULT_BOOTSTRAP`] samples) replaces it.
+pub const PROVISIONAL_BOOTSTRAP: usize = 100;
+
 /// A competition's standings as last computed.
 #[derive(Debug)]
 pub struct Cached {
@@ -61,6 +69,8 @@ pub struct Cached {
     pub table: Arc<Table>,
     /// A background computation is under way.
     pub refreshing: bool,
+    /// Computed with [`PROVISIONAL_BOOTSTRAP`] samples: replaced as soon as possible.
+    pub provisional: bool,
     /// The games read so far, every one re-refereed once: the next computation reads only the lines
     /// appended since ([`crate::results::read_games_more`]).
     pub read: Arc<GamesRead>,
@@ -98,11 +108,11 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
             .get_mut(&id)
             .filter(|t| t.table.disqualified == disqualified)
         {
-            if t.len == len {
+            if t.len == len && !t.provisional {
                 return Ok(Arc::clone(&t.table));
             }
             if running {
-                if !t.refreshing && t.at.elapsed() >= STALE {
+                if !t.refreshing && (t.provisional || t.at.elapsed() >= STALE) {
                     t.refreshing = true;
                     let app = Arc::clone(app);
                     tokio::spawn(async move {
@@ -121,14 +131,16 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
         }
     }
     // None kept, a stopped competition's last games, or a disqualification: computed now, one
-    // computation at a time (a reader that waited finds the table another one computed).
+    // computation at a time (a reader that waited finds the table another one computed); provisional
+    // while the competition runs, the full table following in the background.
     let _computing = app.standings_computing.lock().await;
     if let Some(t) = app.standings.lock().expect("the cache's lock").get(&id) {
-        if t.len == csv_len() && t.table.disqualified == disqualified {
+        if t.len == csv_len() && t.table.disqualified == disqualified && (running || !t.provisional)
+        {
             return Ok(Arc::clone(&t.table));
         }
     }
-    compute_and_keep(app, id, names, disqualified).await
+    compute_and_keep(app, id, names, disqualified, running).await
 }
 
 /// Computes competition `id`'s table in the background (one computation at a time) and keeps it.
@@ -139,17 +151,18 @@ async fn refresh(
     disqualified: Vec<String>,
 ) -> Result<()> {
     let _computing = app.standings_computing.lock().await;
-    compute_and_keep(app, id, names, disqualified).await?;
+    compute_and_keep(app, id, names, disqualified, false).await?;
     Ok(())
 }
 
-/// Computes competition `id`'s table off the async threads and keeps it. Call with
-/// `standings_computing` held.
+/// Computes competition `id`'s table off the async threads and keeps it: `provisional`, with
+/// [`PROVISIONAL_BOOTSTRAP`] samples. Call with `standings_computing` held.
 async fn compute_and_keep(
     app: &Arc<App>,
     id: i64,
     names: Vec<String>,
     disqualified: Vec<String>,
+    provisional: bool,
 ) -> Result<Arc<Table>> {
     let path = app.data.competition(id);
     // The length before reading: a game appended meanwhile makes the next reader compute again.
@@ -162,8 +175,10 @@ async fn compute_and_keep(
         .map(|t| Arc::clone(&t.read));
     let (table, read) = {
         let disqualified = disqualified.clone();
-        tokio::task::spawn_blocking(move || compute(&path, &names, disqualified, before.as_deref()))
-            .await??
+        tokio::task::spawn_blocking(move || {
+            compute(&path, &names, disqualified, before.as_deref(), provisional)
+        })
+        .await??
     };
     let table = Arc::new(table);
     app.standings.lock().expect("the cache's lock").insert(
@@ -173,18 +188,21 @@ async fn compute_and_keep(
             at: std::time::Instant::now(),
             table: Arc::clone(&table),
             refreshing: false,
+            provisional,
             read: Arc::new(read),
         },
     );
     Ok(table)
 }
 
-/// The table of the competition in `dir`, and its games as read (after `before`, when given).
+/// The table of the competition in `dir`, and its games as read (after `before`, when given);
+/// `provisional`, with [`PROVISIONAL_BOOTSTRAP`] samples.
 fn compute(
     dir: &std::path::Path,
     names: &[String],
     disqualified: Vec<String>,
     before: Option<&GamesRead>,
+    provisional: bool,
 ) -> Result<(Table, GamesRead)> {
     let read = crate::results::read_games_more(&dir.join("games.csv"), before)?;
     let records: Vec<GameRecord> = read
@@ -193,7 +211,10 @@ fn compute(
         .filter(|r| !disqualified.contains(&r.first) && !disqualified.contains(&r.second))
         .cloned()
         .collect();
-    let opts = ReportOptions::recorded(dir, names);
+    let mut opts = ReportOptions::recorded(dir, names);
+    if provisional {
+        opts.bootstrap = PROVISIONAL_BOOTSTRAP;
+    }
     let report = Report::new(names, &records, &opts)?;
     let rows = report
         .standings
