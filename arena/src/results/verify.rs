@@ -125,19 +125,14 @@ impl GameVisitor for Replay<'_> {
                             judge::MAX_NODES
                         )
                     })?;
-                let verdict = match judge::judge(&self.spec, &r.moves, nodes.max(1)) {
-                    Ok(None) if nodes < judge::MAX_NODES => {
-                        judge::judge(&self.spec, &r.moves, judge::MAX_NODES)
-                    }
-                    other => other,
-                }
-                .map_err(|e| format!("{claimed}: {e}"))?
-                .ok_or_else(|| {
-                    format!(
-                        "{claimed}, but the solver proves nothing in {} nodes",
-                        judge::MAX_NODES
-                    )
-                })?;
+                let verdict = reprove(&self.spec, &r.moves, nodes, judge::MAX_NODES)
+                    .map_err(|e| format!("{claimed}: {e}"))?
+                    .ok_or_else(|| {
+                        format!(
+                            "{claimed}, but the solver proves nothing in {} nodes",
+                            judge::MAX_NODES
+                        )
+                    })?;
                 let result = verdict.result(pos.turn());
                 if result != r.result {
                     return Err(format!("{claimed}, but the solver gives {result}"));
@@ -178,6 +173,24 @@ impl GameVisitor for Replay<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The verdict on the position `moves` reach, proved again as the referee proved it: the same cold
+/// search within the `nodes` the record's proof took; if that is not enough (a record of another
+/// version of the solver), once more within `cap` nodes ([`judge::MAX_NODES`]). `None`: no proof.
+///
+/// # Errors
+/// [`judge::judge`]'s.
+fn reprove(
+    spec: &GameSpec,
+    moves: &[String],
+    nodes: u64,
+    cap: u64,
+) -> Result<Option<judge::Verdict>, String> {
+    match judge::judge(spec, moves, nodes.max(1))? {
+        None if nodes < cap => judge::judge(spec, moves, cap),
+        verdict => Ok(verdict),
     }
 }
 
