@@ -116,6 +116,31 @@ pub fn supports(spec: &GameSpec) -> Result<(), String> {
 /// # Errors
 /// A game [`supports`] refuses, and moves that are not legal in turn.
 pub fn judge(spec: &GameSpec, moves: &[String], nodes: u64) -> Result<Option<Verdict>, String> {
+    judge_in_order(spec, moves, nodes, false)
+}
+
+/// As [`judge`], but Connect Four's proof asks "won?" before "not lost?"
+/// ([`Solver::solve_weak_won_first`]), the order of the solver before 54b44b8: a won position's proof
+/// then takes one probe, where [`judge`]'s takes two (1226317544: 6.4 M nodes against 7.7 M, in
+/// [`Solver::solve_weak_won_first`]'s comment). Tic-tac-toe's verdict is [`judge`]'s.
+///
+/// # Errors
+/// As [`judge`].
+pub fn judge_won_first(
+    spec: &GameSpec,
+    moves: &[String],
+    nodes: u64,
+) -> Result<Option<Verdict>, String> {
+    judge_in_order(spec, moves, nodes, true)
+}
+
+/// [`judge`], Connect Four asking "won?" first when `won_first`.
+fn judge_in_order(
+    spec: &GameSpec,
+    moves: &[String],
+    nodes: u64,
+    won_first: bool,
+) -> Result<Option<Verdict>, String> {
     supports(spec)?;
     match *spec {
         GameSpec::Connect4 { width, height } => {
@@ -129,7 +154,12 @@ pub fn judge(spec: &GameSpec, moves: &[String], nodes: u64) -> Result<Option<Ver
                 deadline: None,
             };
             // The weak search settles win, draw or loss, or runs out (its bounds then still hold two).
-            let value = match solver.solve_weak(&b, budget) {
+            let solved = if won_first {
+                solver.solve_weak_won_first(&b, budget)
+            } else {
+                solver.solve_weak(&b, budget)
+            };
+            let value = match solved {
                 Solved::Exact { score, .. } => Some(score.signum()),
                 Solved::Partial { .. } => None,
             };

@@ -125,19 +125,15 @@ impl GameVisitor for Replay<'_> {
                             judge::MAX_NODES
                         )
                     })?;
-                let verdict = match judge::judge(&self.spec, &r.moves, nodes.max(1)) {
-                    Ok(None) if nodes < judge::MAX_NODES => {
-                        judge::judge(&self.spec, &r.moves, judge::MAX_NODES)
-                    }
-                    other => other,
-                }
-                .map_err(|e| format!("{claimed}: {e}"))?
-                .ok_or_else(|| {
-                    format!(
-                        "{claimed}, but the solver proves nothing in {} nodes",
-                        judge::MAX_NODES
-                    )
-                })?;
+                let won = r.result == GameResult::from_winner(Some(pos.turn()));
+                let verdict = reprove(&self.spec, &r.moves, nodes, won, judge::MAX_NODES)
+                    .map_err(|e| format!("{claimed}: {e}"))?
+                    .ok_or_else(|| {
+                        format!(
+                            "{claimed}, but the solver proves nothing in {} nodes",
+                            judge::MAX_NODES
+                        )
+                    })?;
                 let result = verdict.result(pos.turn());
                 if result != r.result {
                     return Err(format!("{claimed}, but the solver gives {result}"));
@@ -181,6 +177,36 @@ impl GameVisitor for Replay<'_> {
     }
 }
 
+/// The verdict on the position `moves` reach, proved again as the referee proved it: the same cold
+/// search within the `nodes` the record's proof took; if that is not enough (a record of another
+/// version of the solver), once more within `cap` nodes ([`judge::MAX_NODES`]); and when that runs
+/// out and `won` (the record says the side to move wins), Connect Four once more within `cap`
+/// asking "won?" first ([`judge::judge_won_first`]). `None`: no proof.
+///
+/// # Errors
+/// [`judge::judge`]'s.
+fn reprove(
+    spec: &GameSpec,
+    moves: &[String],
+    nodes: u64,
+    won: bool,
+    cap: u64,
+) -> Result<Option<judge::Verdict>, String> {
+    let verdict = match judge::judge(spec, moves, nodes.max(1))? {
+        None if nodes < cap => judge::judge(spec, moves, cap)?,
+        verdict => verdict,
+    };
+    // Connect Four's proof asks "not lost?" first since 54b44b8; a win then takes a probe more than
+    // in the order of the records before (1226317544: 7.7 M nodes against 6.4 M), so a win those
+    // proved within the cap may now run out of it: once more, asking "won?" first.
+    match verdict {
+        None if won && matches!(spec, GameSpec::Connect4 { .. }) => {
+            judge::judge_won_first(spec, moves, cap)
+        }
+        verdict => Ok(verdict),
+    }
+}
+
 fn side(p: Player) -> &'static str {
     match p {
         Player::First => "first",
@@ -195,6 +221,7 @@ fn score_text(s: Option<[u32; 2]>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::Value;
 
     /// Connect Four: the first player drops four in column 4 while the second plays column 5.
     fn won() -> GameRecord {
@@ -316,6 +343,42 @@ mod tests {
         assert!(verify(&over)
             .unwrap_err()
             .contains("end the game by the rules"));
+    }
+
+    /// A Connect Four win recorded by the solver before 54b44b8, which asked "won?" first, may need
+    /// more nodes than the cap with "not lost?" first: it is proved again asking "won?" first, when
+    /// the record says the side to move wins.
+    #[test]
+    fn a_win_out_of_nodes_is_proved_again_asking_won_first() {
+        let spec: GameSpec = "connect4 7 6".parse().unwrap();
+        // The first player to move wins; "won?" alone proves it in about 12,000 nodes, "not lost?"
+        // then "won?" in about 33,000.
+        let moves: Vec<String> = "7 7 6 5 5 7 4 6 2 2 5 6"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        let old = judge::judge_won_first(&spec, &moves, judge::MAX_NODES)
+            .unwrap()
+            .unwrap();
+        let new = judge::judge(&spec, &moves, judge::MAX_NODES)
+            .unwrap()
+            .unwrap();
+        assert_eq!((old.value, new.value), (Value::Win, Value::Win));
+        assert!(old.nodes < new.nodes, "{old:?} {new:?}");
+        // The old proof's nodes as the cap: too few for the new order, enough asking "won?" first.
+        assert_eq!(
+            reprove(&spec, &moves, old.nodes, true, old.nodes),
+            Ok(Some(old))
+        );
+        // Not for a record of a draw or a loss, nor when the new order proves it within the cap.
+        assert_eq!(
+            reprove(&spec, &moves, old.nodes, false, old.nodes),
+            Ok(None)
+        );
+        assert_eq!(
+            reprove(&spec, &moves, old.nodes, true, judge::MAX_NODES),
+            Ok(Some(new))
+        );
     }
 
     #[test]

@@ -154,3 +154,31 @@ fn cpus_the_arena_may_not_use_are_refused_before_any_game() {
         );
     }
 }
+
+#[test]
+fn a_cpu_list_after_a_bare_affinity_gets_a_hint_to_write_its_equals() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = config(tmp.path(), "spelled", "");
+    let hint = "--affinity takes its CPU list after '=': --affinity=0-3";
+    let stderr = |args: &[&str]| {
+        let out = common::arena()
+            .current_dir(tmp.path())
+            .arg("run")
+            .args(args)
+            .arg(&path)
+            .arg("--results")
+            .arg(tmp.path().join("results"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // The old spelling: 0-3 is read as a config, which does not exist.
+    let e = stderr(&["--affinity", "0-3"]);
+    assert!(e.contains("0-3") && e.contains(hint), "{e}");
+    // Only a CPU list after a bare --affinity gets the hint.
+    let e = stderr(&["--affinity", "absent.toml"]);
+    assert!(e.contains("absent.toml") && !e.contains("after '='"), "{e}");
+    let e = stderr(&["0-3"]);
+    assert!(e.contains("0-3") && !e.contains("after '='"), "{e}");
+}

@@ -360,10 +360,17 @@ impl C4Solver {
 /// hardest of its games: [`LAST_HARD_SHARE`]), whose proof then needs one probe, "won?"
 /// ([`Solver::solve_weak_won_first`]).
 fn won_by_book(solver: &Solver<Std7x6>, pos: &Connect4) -> bool {
-    let moves: Vec<C4Move> = pos.moves().collect();
-    let Some(n) = moves.len().checked_sub(2) else {
+    // The book holds positions of at most `depth` plies ([`Solver::book_entry`]): past that two plies
+    // back (every move from ply depth + 3 on) it holds nothing, which needs no replay.
+    let Some(depth) = solver.book().map(|b| b.depth() as usize) else {
         return false;
     };
+    let Some(n) = pos.ply().checked_sub(2).filter(|&n| n <= depth) else {
+        return false;
+    };
+    let moves: Vec<C4Move> = pos.moves().collect();
+    #[cfg(test)]
+    REPLAYS.with(|r| r.set(r.get() + 1));
     let mut back = Connect4::new(pos.width(), pos.height());
     for &m in &moves[..n] {
         if back.play(m).is_err() {
@@ -376,6 +383,12 @@ fn won_by_book(solver: &Solver<Std7x6>, pos: &Connect4) -> bool {
     solver
         .book_entry(&b)
         .is_some_and(|e| e.score > 0 && e.best == Some(u32::from(moves[n].col)))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The games [`won_by_book`] replayed on this thread (each test runs on its own).
+    static REPLAYS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// How long to think: `movetime` less a safety margin, else a share of the clock, else nothing when
@@ -1159,5 +1172,27 @@ mod tests {
         assert!(!won("1226317514"), "not the book's move");
         assert!(!won("6621766551"), "a drawn book position");
         assert!(!won("1"));
+    }
+
+    /// Two plies back past the book's depth, the book holds nothing: false, and the game is not
+    /// replayed to find that out.
+    #[test]
+    fn past_the_book_two_plies_back_nothing_is_replayed() {
+        let solver = Solver::new(Std7x6, 16);
+        let depth = solver.book().unwrap().depth() as usize;
+        assert_eq!(
+            depth + 2,
+            "1226317544".len(),
+            "these games assume a book of 8 plies"
+        );
+        let replays = || REPLAYS.with(std::cell::Cell::get);
+        let won = |moves: &str| won_by_book(&solver, &Connect4::from_moves(7, 6, moves).unwrap());
+        // The book's last ply two plies back is looked up.
+        assert!(won("1226317544"));
+        assert_eq!(replays(), 1);
+        // One ply more, or a long game, is not.
+        assert!(!won("12263175441"));
+        assert!(!won("444444333333555555"));
+        assert_eq!(replays(), 1);
     }
 }
