@@ -71,7 +71,6 @@ pub enum Command {
     Bench(bench::BenchArgs),
 }
 
-/// The async runtime the commands that run bot processes use.
 /// The game and its variant, as `arena probe` and `arena match` take them: a config's `[game]` table
 /// as flags.
 #[derive(Debug, clap::Args)]
@@ -106,6 +105,7 @@ impl GameFlags {
     }
 }
 
+/// The async runtime the commands that run bot processes use.
 fn runtime() -> Result<tokio::runtime::Runtime> {
     // One thread: the arena only moves lines between processes, and a single-threaded runtime answers
     // a bot's line without a cross-thread wake-up (`arena bench`; the first reader on a multi-threaded

@@ -402,10 +402,12 @@ pub enum ProtocolKind {
 /// A config file that cannot be read or parsed.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{path}: {source}")]
+    /// The file could not be read (the I/O error is in the message, not a `source` as well: anyhow's
+    /// `{:#}` would print it twice).
+    #[error("{path}: {error}")]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{path}:{line}:{column}: {message}")]
     Parse {
@@ -423,9 +425,9 @@ impl Config {
     /// [`ConfigError::Read`] if the file cannot be read; [`ConfigError::Parse`] with the 1-based line and
     /// column for a syntax error, an unknown key, a missing key or a value of the wrong type.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
             path: path.to_owned(),
-            source,
+            error,
         })?;
         Config::parse(&text, path)
     }
