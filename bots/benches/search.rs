@@ -7,7 +7,9 @@
 //! the ratio. Criterion then times each search; its throughput line is nodes per second.
 //!
 //! One more group times the default `dots-tps` engine (its own search, not the shared negamax) at a
-//! fixed depth on a 20×20 middle game; its node count is printed the same way.
+//! fixed depth on a 20×20 middle game; its node count is printed the same way. A last group times
+//! `dots-tps`'s group-safety term (option `safety`: every group's min-cut, both players) on
+//! positions of a real 20×20 game, after printing its groups and cuts.
 
 use std::hint::black_box;
 
@@ -184,6 +186,36 @@ fn bench_case<G: Game>(c: &mut Criterion, case: &Case<G>) {
     group.finish();
 }
 
+/// Times [`bots::dots_tps::safety::bonus`] (both players' groups and cuts, then the bonus of every
+/// legal point) at plies 100, 200 and 300 of `bench::REAL_GAME`, after printing per position the
+/// groups, those with a cut of at most `MAX_CUT` and their dots.
+fn bench_safety(c: &mut Criterion) {
+    use bots::dots_tps::{bench::REAL_GAME, safety};
+    let moves: Vec<&str> = REAL_GAME.split_whitespace().collect();
+    let mut group = c.benchmark_group("dots-tps safety on the real 20x20 game");
+    group.sample_size(20);
+    for ply in [100, 200, 300] {
+        let pos = Dots::from_moves(20, 20, Start::Cross, &moves[..ply].join(" ")).unwrap();
+        let gs: Vec<_> = [games::Player::First, games::Player::Second]
+            .into_iter()
+            .flat_map(|p| safety::groups(&pos, p))
+            .collect();
+        let cut: Vec<_> = gs.iter().filter(|g| g.cut.is_some()).collect();
+        println!(
+            "safety at ply {ply:>3}: {:>3} groups, {:>3} with a cut of at most {} ({} dots)",
+            gs.len(),
+            cut.len(),
+            safety::MAX_CUT,
+            cut.iter().map(|g| g.dots.len()).sum::<usize>()
+        );
+        let points = pos.legal_moves();
+        group.bench_function(BenchmarkId::new("bonus", ply), |b| {
+            b.iter(|| safety::bonus(black_box(&pos), &points, vec![0; points.len()], 100))
+        });
+    }
+    group.finish();
+}
+
 fn searches(c: &mut Criterion) {
     println!(
         "Search signature (nodes at fixed depth; ratio = minimax / alpha-beta; iterative deepening = \
@@ -193,6 +225,7 @@ fn searches(c: &mut Criterion) {
     signature_row(&connect4());
     signature_row(&dots());
     bench_dots_tps(c, &dots_tps());
+    bench_safety(c);
     bench_case(c, &ttt());
     bench_case(c, &connect4());
     bench_case(c, &dots());

@@ -1152,6 +1152,7 @@ fn an_iteration_calls_its_move_quiet_exactly_when_it_is_on_no_trajectory() {
         let range = Range::of(pos, cfg.margin);
         let points = range.legal_points(pos);
         let root = RootPoints {
+            exposure: Vec::new(),
             importance: vec![0; points.len()],
             points,
             grid: Grid::new(pos),

@@ -53,9 +53,11 @@
 
 pub mod bench;
 mod cycles;
+pub mod exposure;
 pub mod patterns;
 pub mod playouts;
 pub mod progress;
+pub mod safety;
 pub mod search;
 pub mod tactics;
 pub mod trajectories;
@@ -185,6 +187,15 @@ pub struct Config {
     /// limit or of the node limit (none under a depth limit alone); at least [`MIN_FILLS`] each, or
     /// the importance's move stands ([`playouts`]). 0 or 1: off. Off in [`Config::article`].
     pub playouts: u32,
+    /// `safety` (ours, issue 28): the weight of group safety in the importance, thousandths per dot
+    /// at stake and per point of cut ([`safety::bonus`]: `safety · s / c` on each point of the
+    /// min-cut of a group of `s` dots that `c ≤` [`safety::MAX_CUT`] enemy dots would cut from the
+    /// edge, for both players' groups). 0: off (the default, and in [`Config::article`]).
+    pub safety: i32,
+    /// `exposed` (ours, issue 28): points after which the opponent captures more with one move next
+    /// to them ([`exposure`]) have their value capped by that loss, quiet points are picked among
+    /// the others, and the random fills leave them out. Off in [`Config::article`].
+    pub exposed: bool,
 }
 
 /// The default `threat_plies`: every ply of the deepest search (2 × [`MAX_DEPTH`]).
@@ -233,6 +244,8 @@ impl Config {
             bonus_lead: 0,
             deepen: DEFAULT_DEEPEN,
             playouts: 0,
+            safety: 0,
+            exposed: false,
         }
     }
 }
@@ -530,7 +543,14 @@ pub fn think(
     } else {
         importance
     };
+    let importance = safety::bonus(pos, &points, importance, cfg.safety);
+    let exposure = if cfg.exposed {
+        exposure::exposure(&mut pos.clone(), &points)
+    } else {
+        Vec::new()
+    };
     let root = RootPoints {
+        exposure,
         points,
         importance,
         grid,
@@ -636,8 +656,9 @@ pub fn think(
     if let Some(useful) = quiet.filter(|_| {
         cfg.playouts > 1 && limited && time_left && !ctl.stopped && d.value.abs() < WIN / 2
     }) {
+        let exposed = |k: usize| root.exposure.get(k).is_some_and(|e| e.loss > 0);
         let mut cands: Vec<usize> = (0..root.points.len())
-            .filter(|&k| !useful.contains(&root.points[k]))
+            .filter(|&k| !useful.contains(&root.points[k]) && !exposed(k))
             .collect();
         cands.sort_by_key(|&k| std::cmp::Reverse(key(k)));
         cands.truncate(cfg.playouts as usize);
@@ -725,7 +746,10 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// table; empty: the shipped one). The clock of a move starts when its `go` arrives
 /// ([`Limits::received`]). The article's engine ([`Config::article`]) is `depth 3`, `tt false`,
 /// `history false`, `threats false`, `reach 0`, `widen false`, `playouts 0`. `playouts` (spin
-/// 0..=64, default [`DEFAULT_PLAYOUTS`]): the quiet points compared by random fills (0 and 1: none). The engine
+/// 0..=64, default [`DEFAULT_PLAYOUTS`]): the quiet points compared by random fills (0 and 1: none).
+/// `safety` (spin 0..=1000, default 0: off): the weight of group safety ([`safety::bonus`]).
+/// `exposed` (check, default false): cap the value of points the opponent answers with a capture
+/// next to them ([`exposure`]). The engine
 /// declares no `seed`: the fills' random order is seeded by the ply, so a position under a node
 /// limit always gets the same move.
 #[derive(Default)]
@@ -821,6 +845,8 @@ impl Engine for DotsTps {
             EngineOption::spin("bonus_lead", c.bonus_lead, -1000, 1000),
             EngineOption::spin("deepen", i64::from(c.deepen), 1, 100),
             EngineOption::spin("playouts", i64::from(c.playouts), 0, 64),
+            EngineOption::spin("safety", i64::from(c.safety), 0, 1000),
+            EngineOption::check("exposed", c.exposed),
             EngineOption::string("patterns", ""),
         ]
     }
@@ -849,6 +875,8 @@ impl Engine for DotsTps {
             "bonus_lead" => c.bonus_lead = v,
             "deepen" => c.deepen = v as u32,
             "playouts" => c.playouts = v as u32,
+            "safety" => c.safety = v as i32,
+            "exposed" => c.exposed = v != 0,
             _ => {
                 let path = value.trim();
                 self.table = if path.is_empty() || path == "<empty>" {

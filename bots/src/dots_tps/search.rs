@@ -11,6 +11,7 @@
 use games::dots::Move;
 use games::{Dots, Game, Player};
 
+use super::exposure::Exposure;
 use super::progress::Progress;
 use super::trajectories::{diff, heuristic2, simulate, Simulation, Trajectory, PASS};
 use super::tt::{node_key, point_key, Bound, Entry, Table};
@@ -267,6 +268,8 @@ pub struct RootPoints {
     /// Twice the centre of the play range, (x0 + x1, y0 + y1): ties of importance go to the point
     /// nearest to it.
     pub centre: (i32, i32),
+    /// The [`Exposure`] of each point of `points` (option `exposed`); empty: none is exposed.
+    pub exposure: Vec<Exposure>,
 }
 
 impl RootPoints {
@@ -313,6 +316,20 @@ pub fn iteration(
         imp[id(stride, p)] = i;
     }
     let imp_of = |mv: Move| -> i32 { imp[id(stride, mv)] };
+    let mut exposed = vec![Exposure::default(); imp.len()];
+    for (&p, &e) in root.points.iter().zip(&root.exposure) {
+        exposed[id(stride, p)] = e;
+    }
+    let safe = |mv: Move| exposed[id(stride, mv)].loss == 0;
+    // A value capped by what an exposed point gives away at once (the tree cannot see it).
+    let capped = |mv: Move, v: i32| -> i32 {
+        let e = exposed[id(stride, mv)];
+        if e.loss > 0 {
+            v.min(root_diff + e.gain - e.loss)
+        } else {
+            v
+        }
+    };
     let mut it = Iteration {
         best: None,
         value: root_diff,
@@ -368,7 +385,9 @@ pub fn iteration(
 
     // Step 2. Fmin = Fmax: no capture is possible at this depth, importance alone decides.
     if bounds && it.gains == [0, 0] {
-        let best = by_importance(&mut root.points.iter().copied());
+        // Among the points not exposed, when there are any.
+        let best = by_importance(&mut root.points.iter().copied().filter(|&p| safe(p)))
+            .or_else(|| by_importance(&mut root.points.iter().copied()));
         it.best = best;
         it.f = best.map_or(0, |b| {
             cfg.k1 * i64::from(imp_of(b)) + cfg.k2 * i64::from(root_diff)
@@ -486,8 +505,11 @@ pub fn iteration(
         if ctl.stopped {
             return it;
         }
-        let best = by_importance(&mut root.points.iter().copied().filter(|p| !order.contains(p)));
+        let quiet = |p: &Move| !order.contains(p);
+        let best = by_importance(&mut root.points.iter().copied().filter(|p| quiet(p) && safe(*p)))
+            .or_else(|| by_importance(&mut root.points.iter().copied().filter(quiet)));
         if let Some(b) = best {
+            let v = capped(b, v);
             it.best = Some(b);
             it.value = v;
             it.f = score(imp_of(b), v);
@@ -513,7 +535,7 @@ pub fn iteration(
         pos.play_unchecked(mv);
         tree.progress.put(i, me.index());
         tree.dots_key ^= z;
-        let v = -tree.negamax(pos, plies - 1, -beta, -alpha, ctl);
+        let v = capped(mv, -tree.negamax(pos, plies - 1, -beta, -alpha, ctl));
         tree.dots_key ^= z;
         tree.progress.take(i, me.index());
         pos.undo();

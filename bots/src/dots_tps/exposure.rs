@@ -1,0 +1,147 @@
+//! Exposed points (ours, option `exposed`, issue 28): a root point after which the opponent
+//! captures more with one move next to it than it could before.
+//!
+//! The article's tree follows only the trajectories found at the root by one-sided simulations,
+//! in which the other side puts no dot. A dot put below the root is therefore on none of the
+//! opponent's trajectories, and the tree cannot see the opponent enclose it: a dot played where one
+//! more enemy dot closes a ring around it (a "self-atari") looks as good as a pass to the search
+//! and to the importance. Against oppai-rs that cost a dot a move for ten moves in a row.
+//!
+//! [`exposure`] plays each root point, then each of the opponent's legal answers among its eight
+//! neighbours, and compares the captures of that answer with those of the same answer without the
+//! root point: the largest increase, dots. [`crate::dots_tps::search::iteration`] then caps the
+//! value of an exposed point at what the root point itself gains less that increase, and picks
+//! quiet points among the unexposed ones; [`crate::dots_tps::think`] leaves exposed points out of
+//! the random fills.
+
+use games::dots::Move;
+use games::{Dots, Game};
+
+use super::trajectories::{diff, PASS};
+
+/// What playing a root point gives away at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exposure {
+    /// The capture difference the point itself makes (the mover's view; negative for a dot put
+    /// into an enemy house, R9), dots.
+    pub gain: i32,
+    /// How many more dots the opponent's best answer next to the point captures than the same
+    /// answer would without it, dots (0: not exposed).
+    pub loss: i32,
+}
+
+/// The [`Exposure`] of each of `points` in `pos` (the mover's points). Cost: one play and undo per
+/// point and per empty neighbour of a point, plus one per empty point beside the points. `pos` is
+/// left as it was.
+pub fn exposure(pos: &mut Dots, points: &[Move]) -> Vec<Exposure> {
+    let me = pos.turn();
+    let root = diff(pos, me);
+    let (w, h) = (pos.width(), pos.height());
+    // The opponent's answer at each point without our move: what it captures, dots (filled lazily).
+    let cells = usize::from(w) * usize::from(h);
+    let mut before: Vec<Option<i32>> = vec![None; cells];
+    let index = |x: u8, y: u8| usize::from(y - 1) * usize::from(w) + usize::from(x - 1);
+    let mut out = Vec::with_capacity(points.len());
+    for &p in points {
+        let Move::Put { x, y } = p else {
+            out.push(Exposure::default());
+            continue;
+        };
+        let around: Vec<Move> = (-1i16..=1)
+            .flat_map(|dy| (-1i16..=1).map(move |dx| (dx, dy)))
+            .filter(|&d| d != (0, 0))
+            .filter_map(|(dx, dy)| {
+                let (nx, ny) = (i16::from(x) + dx, i16::from(y) + dy);
+                ((1..=i16::from(w)).contains(&nx) && (1..=i16::from(h)).contains(&ny)).then_some(
+                    Move::Put {
+                        x: nx as u8,
+                        y: ny as u8,
+                    },
+                )
+            })
+            .collect();
+        pos.play_unchecked(p);
+        let after = diff(pos, me);
+        let mut loss = 0;
+        for &q in &around {
+            if !pos.is_legal(q) {
+                continue;
+            }
+            pos.play_unchecked(q);
+            let taken = after - diff(pos, me);
+            pos.undo();
+            if taken <= 0 {
+                continue;
+            }
+            let Move::Put { x: qx, y: qy } = q else {
+                continue;
+            };
+            let old = *before[index(qx, qy)].get_or_insert_with(|| {
+                pos.undo();
+                pos.play_unchecked(PASS);
+                let old = if pos.is_legal(q) {
+                    pos.play_unchecked(q);
+                    let t = root - diff(pos, me);
+                    pos.undo();
+                    t
+                } else {
+                    0
+                };
+                pos.undo();
+                pos.play_unchecked(p);
+                old
+            });
+            loss = loss.max(taken - old);
+        }
+        pos.undo();
+        out.push(Exposure {
+            gain: after - root,
+            loss,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::dots::Start;
+
+    fn at(points: &[Move], e: &[Exposure], x: u8, y: u8) -> Exposure {
+        let k = points
+            .iter()
+            .position(|&m| m == Move::Put { x, y })
+            .expect("a root point");
+        e[k]
+    }
+
+    #[test]
+    fn a_dot_between_three_enemy_dots_is_exposed_and_an_open_one_is_not() {
+        // Red (second) has 4-5, 6-5 and 5-4 around 5-5; Blue to move. Blue's 5-5 would be closed
+        // in by Red's 5-6.
+        let mut pos = Dots::from_moves(9, 9, Start::Empty, "1-9 4-5 9-1 6-5 9-9 5-4").unwrap();
+        let points = pos.legal_moves();
+        let snapshot = pos.to_string();
+        let e = exposure(&mut pos, &points);
+        assert_eq!(pos.to_string(), snapshot, "the position is left as it was");
+        assert_eq!(at(&points, &e, 5, 5), Exposure { gain: 0, loss: 1 });
+        assert_eq!(at(&points, &e, 2, 7), Exposure::default());
+        assert_eq!(at(&points, &e, 5, 6), Exposure::default());
+    }
+
+    #[test]
+    fn a_capture_the_opponent_had_anyway_is_no_exposure() {
+        // Blue's 5-5 is already closed in on three sides: Red's 5-6 captures it with or without
+        // Blue's 6-6 next to it, so 6-6 is not exposed.
+        let mut pos = Dots::from_moves(9, 9, Start::Empty, "5-5 4-5 1-9 6-5 9-1 5-4").unwrap();
+        let points = pos.legal_moves();
+        let e = exposure(&mut pos, &points);
+        assert_eq!(
+            at(&points, &e, 6, 6).loss,
+            0,
+            "Red's 5-6 takes 5-5 either way"
+        );
+        // Blue's own 5-6 saves it: no loss there.
+        assert_eq!(at(&points, &e, 5, 6), Exposure::default());
+    }
+}
