@@ -261,6 +261,9 @@ pub trait Transport {
     fn take_progress(&mut self) -> Progress {
         Progress::default()
     }
+
+    /// Ends oppai-rs now (before [`std::process::exit`], which runs no destructor).
+    fn shutdown(&mut self) {}
 }
 
 /// An oppai-rs process. Its log (stderr) is read by [`Progress`]; only its lines that are not `INFO`
@@ -336,12 +339,16 @@ impl Transport for OppaiProcess {
     fn take_progress(&mut self) -> Progress {
         std::mem::take(&mut *self.progress.lock().unwrap_or_else(|e| e.into_inner()))
     }
+
+    fn shutdown(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Drop for OppaiProcess {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.shutdown();
     }
 }
 
@@ -534,17 +541,22 @@ impl<T: Transport> Engine for OppaiEngine<T> {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
         let Some(dots) = concrete::<Dots, G>(pos) else {
+            self.oppai.shutdown();
             fatal("oppai-rs plays Dots only");
         };
         match self.think(dots, limits, info) {
             Ok(m) => generic_move::<G, Move>(m),
-            Err(e) => fatal(&e),
+            Err(e) => {
+                self.oppai.shutdown();
+                fatal(&e)
+            }
         }
     }
 }
 
 /// Ends the wrapper with status 3 and `why` on stderr: the arena records a crash whose detail ends with
-/// that line, a clearer forfeit than a `bestmove` without a move.
+/// that line, a clearer forfeit than a `bestmove` without a move. Callers end oppai-rs first
+/// ([`Transport::shutdown`]): `exit` runs no destructor.
 fn fatal(why: &str) -> ! {
     eprintln!("oppai-wrapper: {why}");
     std::process::exit(3)
