@@ -91,10 +91,13 @@ pub(super) fn enumerate(
         let mut unions = Vec::new();
         let mut cur = Vec::with_capacity(n);
         union_sets(&pool, 0, &mut cur, 0, false, n, &mut unions);
+        // Too many to hold (each is played, so no budget would play them all): incomplete.
+        let cut_short = unions.len() >= MAX_UNIONS;
         unions.sort_unstable();
         unions.dedup();
         unions.retain(|u| sets.binary_search(u).is_err());
         play.play_all(pos, &unions, ctl);
+        play.stopped |= cut_short;
     }
     let mut found = std::mem::take(&mut play.found);
     found.sort_unstable();
@@ -336,9 +339,15 @@ fn cycles_from(
     }
 }
 
+/// The most unions [`union_sets`] lists (about 10 MB of sets at most): past it the enumeration is
+/// reported stopped, as when the node budget runs out, since every union is played and no move's
+/// budget plays a million.
+const MAX_UNIONS: usize = 1 << 20;
+
 /// Every union of two or more of the sets of `pool` (ascending, each with whether it is
 /// productive) with at most `n` points and at least one productive set, each ascending: the sets
-/// after `start` added to `cur` (`depth` sets so far, `prod` if one of them is productive).
+/// after `start` added to `cur` (`depth` sets so far, `prod` if one of them is productive). Stops
+/// once `out` holds [`MAX_UNIONS`].
 fn union_sets(
     pool: &[(&[u16], bool)],
     start: usize,
@@ -349,6 +358,9 @@ fn union_sets(
     out: &mut Vec<Vec<u16>>,
 ) {
     for i in start..pool.len() {
+        if out.len() >= MAX_UNIONS {
+            return;
+        }
         let (set, p) = pool[i];
         let prod = prod || p;
         let mut u = Vec::with_capacity(cur.len() + set.len());
@@ -467,5 +479,26 @@ impl Play<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_unions_stop_at_their_cap() {
+        // 200 productive one-point sets: C(200, 2) + … + C(200, 5) unions of at most 5 points,
+        // far more than the cap.
+        let sets: Vec<Vec<u16>> = (0..200).map(|i| vec![i]).collect();
+        let pool: Vec<(&[u16], bool)> = sets.iter().map(|s| (s.as_slice(), true)).collect();
+        let mut out = Vec::new();
+        union_sets(&pool, 0, &mut Vec::new(), 0, false, 5, &mut out);
+        assert_eq!(out.len(), MAX_UNIONS);
+        // A small pool lists every union: 3 pairs and the triple.
+        let mut out = Vec::new();
+        union_sets(&pool[..3], 0, &mut Vec::new(), 0, false, 5, &mut out);
+        out.sort();
+        assert_eq!(out, vec![vec![0, 1], vec![0, 1, 2], vec![0, 2], vec![1, 2]]);
     }
 }
