@@ -176,24 +176,40 @@ impl LiveSink {
 }
 
 impl Sink for LiveSink {
+    /// Appends the game to each file. A file that cannot take it (a full disk, a game its format
+    /// cannot hold) is left for the rest of the run with a warning on stderr, and the run goes on:
+    /// the game is already in `games.csv`, from which `arena export` writes both formats again.
     fn game_finished(&mut self, record: &GameRecord, _done: usize, _total: usize) -> Result<()> {
-        use anyhow::Context;
         use std::io::Write;
         let evals = self.evals.take(&record.id);
-        for f in &mut self.files {
+        let event = &self.event;
+        self.files.retain_mut(|f| {
             let text = match f.format {
-                LiveFormat::Pgn => crate::formats::pgn::game(record, &self.event, &evals),
-                LiveFormat::Sgf => crate::formats::sgf::commented(record, &self.event, &evals)
-                    .with_context(|| format!("the SGF file {}", f.path.display()))?,
+                LiveFormat::Pgn => Ok(crate::formats::pgn::game(record, event, &evals)),
+                LiveFormat::Sgf => crate::formats::sgf::commented(record, event, &evals)
+                    .map_err(anyhow::Error::from),
             };
             // One write per game: appended whole, even with another run appending to the same file.
-            f.file
-                .write_all(text.as_bytes())
-                .and_then(|()| f.file.flush())
-                .with_context(|| {
-                    format!("writing the {} file {}", f.format.name(), f.path.display())
-                })?;
-        }
+            let written = text.and_then(|text| {
+                f.file
+                    .write_all(text.as_bytes())
+                    .and_then(|()| f.file.flush())
+                    .map_err(anyhow::Error::from)
+            });
+            match written {
+                Ok(()) => true,
+                Err(e) => {
+                    crate::errln!(
+                        "arena: writing game {} to the {} file {}: {e:#}; the run goes on without \
+                         that file (games.csv has every game; `arena export` writes it again)",
+                        record.id,
+                        f.format.name(),
+                        f.path.display()
+                    );
+                    false
+                }
+            }
+        });
         Ok(())
     }
 }

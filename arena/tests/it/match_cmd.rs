@@ -466,6 +466,41 @@ pub(crate) fn movetext_tokens(game: &str) -> Vec<String> {
     out
 }
 
+/// A live PGN that cannot be written (`/dev/full`: every write fails with "no space left") gets one
+/// warning, and the match plays on: every game is in `games.csv`.
+#[test]
+fn a_pgnout_that_cannot_be_written_is_dropped_with_a_warning_and_the_match_goes_on() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full on this machine");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "builtin:random",
+        "builtin:random",
+        "--game",
+        "tictactoe",
+        "--tc",
+        "10+0.1",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--pgnout",
+        "/dev/full",
+    ];
+    let out = arena_match(tmp.path(), &args);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert_eq!(
+        all.matches("the run goes on without that file").count(),
+        1,
+        "{all}"
+    );
+    assert!(all.contains("/dev/full"), "{all}");
+    assert_eq!(games(tmp.path(), "random-vs-random-2-tictactoe").len(), 4);
+}
+
 #[test]
 fn pgnout_appends_each_game_as_it_ends_with_the_bots_scores() {
     let tmp = tempfile::tempdir().unwrap();
