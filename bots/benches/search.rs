@@ -8,8 +8,9 @@
 //!
 //! One more group times the default `dots-tps` engine (its own search, not the shared negamax) at a
 //! fixed depth on a 20×20 middle game; its node count is printed the same way. A last group times
-//! `dots-tps`'s group-safety term (option `safety`: every group's min-cut, both players) on
-//! positions of a real 20×20 game, after printing its groups and cuts.
+//! two root terms of `dots-tps` on positions of a real 20×20 game: group safety (option `safety`:
+//! every group's min-cut, both players) and exposed points (option `exposed`), after printing what
+//! they find.
 
 use std::hint::black_box;
 
@@ -187,12 +188,13 @@ fn bench_case<G: Game>(c: &mut Criterion, case: &Case<G>) {
 }
 
 /// Times [`bots::dots_tps::safety::bonus`] (both players' groups and cuts, then the bonus of every
-/// legal point) at plies 100, 200 and 300 of `bench::REAL_GAME`, after printing per position the
-/// groups, those with a cut of at most `MAX_CUT` and their dots.
+/// legal point) and [`bots::dots_tps::exposure::exposure`] (every legal point) at plies 100, 200 and
+/// 300 of `bench::REAL_GAME`, after printing per position the groups, those with a cut of at most
+/// `MAX_CUT` and their dots, and the exposed points.
 fn bench_safety(c: &mut Criterion) {
-    use bots::dots_tps::{bench::REAL_GAME, safety};
+    use bots::dots_tps::{bench::REAL_GAME, exposure, safety};
     let moves: Vec<&str> = REAL_GAME.split_whitespace().collect();
-    let mut group = c.benchmark_group("dots-tps safety on the real 20x20 game");
+    let mut group = c.benchmark_group("dots-tps root terms on the real 20x20 game");
     group.sample_size(20);
     for ply in [100, 200, 300] {
         let pos = Dots::from_moves(20, 20, Start::Cross, &moves[..ply].join(" ")).unwrap();
@@ -211,6 +213,16 @@ fn bench_safety(c: &mut Criterion) {
         let points = pos.legal_moves();
         group.bench_function(BenchmarkId::new("bonus", ply), |b| {
             b.iter(|| safety::bonus(black_box(&pos), &points, vec![0; points.len()], 100))
+        });
+        let exposed = exposure::exposure(&mut pos.clone(), &points);
+        println!(
+            "exposure at ply {ply:>3}: {:>3} of {} legal points exposed",
+            exposed.iter().filter(|e| e.loss > 0).count(),
+            points.len()
+        );
+        group.bench_function(BenchmarkId::new("exposure", ply), |b| {
+            let mut work = pos.clone();
+            b.iter(|| exposure::exposure(black_box(&mut work), &points))
         });
     }
     group.finish();

@@ -1290,3 +1290,41 @@ fn playouts_change_only_a_quiet_move_and_never_its_value() {
     }
     assert!(chosen > 0, "no position left the choice to the fills");
 }
+
+/// Option `exposed`: with every importance 0 the point nearest the centre is played (5-5 on an
+/// empty 9×9 but for the corners); Red's 4-5, 6-5 and 5-4 make it a point where Red's 5-6 takes the
+/// dot, so the engine with `exposed` plays elsewhere, and the same is true through the protocol's
+/// options. `safety` is set the same way.
+#[test]
+fn an_exposed_point_is_not_played_when_another_is_as_good() {
+    let pos = Dots::from_moves(9, 9, Start::Empty, "1-9 4-5 9-1 6-5 9-9 5-4").unwrap();
+    let table = PatternTable::default();
+    let plain = Config {
+        importance: false,
+        playouts: 0,
+        ..Config::default()
+    };
+    let centre = Move::Put { x: 5, y: 5 };
+    assert_eq!(think_at(&pos, &plain, &table, 2).best, Some(centre));
+    let exposed = Config {
+        exposed: true,
+        ..plain.clone()
+    };
+    let d = think_at(&pos, &exposed, &table, 2);
+    assert!(d.best.is_some_and(|m| m != centre), "{:?}", d.best);
+    assert!(
+        d.value >= 0,
+        "an unexposed point loses nothing: {}",
+        d.value
+    );
+
+    let mut engine = DotsTps::new(plain);
+    engine.set_option("exposed", "true").unwrap();
+    engine.set_option("safety", "150").unwrap();
+    assert!(engine.config.exposed);
+    assert_eq!(engine.config.safety, 150);
+    assert!(
+        engine.set_option("safety", "5000").is_err(),
+        "above the spin's max"
+    );
+}

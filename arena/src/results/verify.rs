@@ -116,7 +116,8 @@ impl GameVisitor for Replay<'_> {
                 // The referee's proof, repeated: the same cold search within the nodes it took
                 // (a proof of 0 nodes, by the book or a win on the board, needs no search); if
                 // that is not enough (a record of another version of the solver), once more within
-                // the most a verdict may take.
+                // the most a verdict may take, and for a win once more asking "won?" first
+                // ([`reprove`]).
                 let nodes = judge::nodes_in(&r.detail)
                     .filter(|&n| n <= judge::MAX_NODES)
                     .ok_or_else(|| {

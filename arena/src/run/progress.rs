@@ -176,26 +176,35 @@ impl LiveSink {
 }
 
 impl Sink for LiveSink {
-    /// Appends the game to each file. A file that cannot take it (a full disk, a game its format
-    /// cannot hold) is left for the rest of the run with a warning on stderr, and the run goes on:
-    /// the game is already in `games.csv`, from which `arena export` writes both formats again.
+    /// Appends the game to each file. A file that cannot be written (a full disk) is left for the
+    /// rest of the run with a warning on stderr, and the run goes on: the game is already in
+    /// `games.csv`, from which `arena export` writes both formats again. A game the SGF cannot hold
+    /// is left out of it, with a warning.
     fn game_finished(&mut self, record: &GameRecord, _done: usize, _total: usize) -> Result<()> {
         use std::io::Write;
         let evals = self.evals.take(&record.id);
         let event = &self.event;
         self.files.retain_mut(|f| {
             let text = match f.format {
-                LiveFormat::Pgn => Ok(crate::formats::pgn::game(record, event, &evals)),
-                LiveFormat::Sgf => crate::formats::sgf::commented(record, event, &evals)
-                    .map_err(anyhow::Error::from),
+                LiveFormat::Pgn => crate::formats::pgn::game(record, event, &evals),
+                LiveFormat::Sgf => match crate::formats::sgf::commented(record, event, &evals) {
+                    Ok(text) => text,
+                    Err(e) => {
+                        // This game only: the next ones may well be written.
+                        crate::errln!(
+                            "arena: game {} is not in the SGF file {}: {e}",
+                            record.id,
+                            f.path.display()
+                        );
+                        return true;
+                    }
+                },
             };
             // One write per game: appended whole, even with another run appending to the same file.
-            let written = text.and_then(|text| {
-                f.file
-                    .write_all(text.as_bytes())
-                    .and_then(|()| f.file.flush())
-                    .map_err(anyhow::Error::from)
-            });
+            let written = f
+                .file
+                .write_all(text.as_bytes())
+                .and_then(|()| f.file.flush());
             match written {
                 Ok(()) => true,
                 Err(e) => {

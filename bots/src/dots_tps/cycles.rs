@@ -339,9 +339,10 @@ fn cycles_from(
     }
 }
 
-/// The most unions [`union_sets`] lists (about 10 MB of sets at most): past it the enumeration is
+/// The most unions [`union_sets`] lists (some 60 MB of sets at most): past it the enumeration is
 /// reported stopped, as when the node budget runs out, since every union is played and no move's
-/// budget plays a million.
+/// budget plays a million. It bounds the memory, not the time: unions that hold no productive set
+/// are still explored, unlisted.
 const MAX_UNIONS: usize = 1 << 20;
 
 /// Every union of two or more of the sets of `pool` (ascending, each with whether it is

@@ -10,9 +10,10 @@
 //! [`exposure`] plays each root point, then each of the opponent's legal answers among its eight
 //! neighbours, and compares the captures of that answer with those of the same answer without the
 //! root point: the largest increase, dots. [`crate::dots_tps::search::iteration`] then caps the
-//! value of an exposed point at what the root point itself gains less that increase, and picks
-//! quiet points among the unexposed ones; [`crate::dots_tps::think`] leaves exposed points out of
-//! the random fills.
+//! value of an exposed point at what the root point itself gains less that increase (on purpose
+//! also when the search found more, e.g. a win by grounding: the tree did not see the loss), and
+//! picks quiet points among the unexposed ones; [`crate::dots_tps::think`] leaves exposed points
+//! out of the random fills.
 
 use games::dots::Move;
 use games::{Dots, Game};
@@ -91,7 +92,8 @@ pub fn exposure(pos: &mut Dots, points: &[Move]) -> Vec<Exposure> {
                 pos.play_unchecked(p);
                 old
             });
-            loss = loss.max(taken - old);
+            // `old` below 0: the answer would lose a dot without our point (into our house, R9).
+            loss = loss.max(taken - old.max(0));
         }
         pos.undo();
         out.push(Exposure {
@@ -121,9 +123,18 @@ mod tests {
         // in by Red's 5-6.
         let mut pos = Dots::from_moves(9, 9, Start::Empty, "1-9 4-5 9-1 6-5 9-9 5-4").unwrap();
         let points = pos.legal_moves();
-        let snapshot = pos.to_string();
+        let snapshot = |p: &Dots| {
+            (
+                p.to_string(),
+                p.ply(),
+                p.turn(),
+                p.captures(games::Player::First),
+                p.captures(games::Player::Second),
+            )
+        };
+        let before = snapshot(&pos);
         let e = exposure(&mut pos, &points);
-        assert_eq!(pos.to_string(), snapshot, "the position is left as it was");
+        assert_eq!(snapshot(&pos), before, "the position is left as it was");
         assert_eq!(at(&points, &e, 5, 5), Exposure { gain: 0, loss: 1 });
         assert_eq!(at(&points, &e, 2, 7), Exposure::default());
         assert_eq!(at(&points, &e, 5, 6), Exposure::default());

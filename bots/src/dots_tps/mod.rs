@@ -188,7 +188,7 @@ pub struct Config {
     /// the importance's move stands ([`playouts`]). 0 or 1: off. Off in [`Config::article`].
     pub playouts: u32,
     /// `safety` (ours, issue 28): the weight of group safety in the importance, thousandths per dot
-    /// at stake and per point of cut ([`safety::bonus`]: `safety · s / c` on each point of the
+    /// of a group, divided by its cut ([`safety::bonus`]: `safety · s / c` on each point of the
     /// min-cut of a group of `s` dots that `c ≤` [`safety::MAX_CUT`] enemy dots would cut from the
     /// edge, for both players' groups). 0: off (the default, and in [`Config::article`]).
     pub safety: i32,

@@ -11,8 +11,8 @@
 //!   all.
 //! - Its **cut** is the least number of empty points the enemy must take so that no 4-connected
 //!   path of the group's player's dots, bases and empty points leads from it to the board's edge
-//!   (where nothing can be enclosed, R7): an 8-connected wall of enemy dots is exactly what blocks
-//!   every 4-connected path. It is a vertex min-cut (Menger's theorem), found by augmenting paths
+//!   (where nothing can be enclosed: a ring is made of dots only, R1): an 8-connected wall of
+//!   enemy dots is exactly what blocks every 4-connected path. It is a vertex min-cut (Menger's theorem), found by augmenting paths
 //!   (Edmonds–Karp on the split-vertex graph: each empty point carries one path, a dot of the player
 //!   any number), stopped once the cut exceeds [`MAX_CUT`]: such a group is safe enough. A group
 //!   with a grounded dot (R12) has no finite cut.
@@ -40,7 +40,8 @@ const INF: u32 = u32::MAX / 2;
 pub struct Group {
     /// Its dots, as indices `(y − 1)·W + (x − 1)`.
     pub dots: Vec<usize>,
-    /// Its cut, points; `None`: more than [`MAX_CUT`], or grounded.
+    /// Its cut, points; `None`: more than [`MAX_CUT`], grounded, or 0 (no path out at all, which a
+    /// live group does not have).
     pub cut: Option<u32>,
     /// The points of its min-cut nearest to it (as many as `cut`), indices as `dots`.
     pub at_stake: Vec<usize>,
@@ -142,7 +143,10 @@ pub fn groups(pos: &Dots, player: Player) -> Vec<Group> {
     // Per point: its capacity as a link of the player's escape (0: blocked).
     let cap: Vec<u32> = (0..n)
         .map(|i| match at(i) {
+            // Its dots, and the insides of its bases: their empty points and the enemy dots it
+            // captured (R12 counts both as its own).
             Point::Dot(p) | Point::Dead(p) if p == player => INF,
+            Point::Captured(q) if q != player => INF,
             Point::Empty => 1,
             Point::House(p) if p == player => 1,
             _ => 0,
@@ -249,6 +253,9 @@ pub fn groups(pos: &Dots, player: Player) -> Vec<Group> {
 /// `importance` of `points` (thousandths) plus `weight · s / c` for each group of either player
 /// with `s` dots and cut `c ≤ MAX_CUT` whose points at stake hold the point, kept within ±999.
 /// `weight` 0 leaves it unchanged.
+///
+/// # Panics
+/// If `importance` is shorter than `points`.
 pub fn bonus(pos: &Dots, points: &[Move], mut importance: Vec<i32>, weight: i32) -> Vec<i32> {
     if weight == 0 {
         return importance;
@@ -285,7 +292,7 @@ mod tests {
 
     #[test]
     fn a_lone_dot_in_the_open_has_a_cut_of_four_its_neighbours() {
-        // Red's 1-1 and 9-9 are on the edge (grounded: no cut); Blue's 5-5 needs its four sides.
+        // Red's 1-1 is on the edge (grounded: no cut); Blue's 5-5 needs its four sides.
         let pos = Dots::from_moves(9, 9, Start::Empty, "5-5 1-1").unwrap();
         let g = groups(&pos, Player::First);
         assert_eq!(g.len(), 1);
@@ -301,8 +308,8 @@ mod tests {
 
     #[test]
     fn a_wall_lowers_the_cut_and_the_stake_is_the_gap() {
-        // Red builds a wall around Blue's 5-5 with one gap at 5-6 … (Red's dots at 4-5, 6-5,
-        // 5-4, 4-6, 6-6, 4-4, 6-4): Blue's only way out is 5-6 and then up.
+        // Red builds a wall around Blue's 5-5 with one gap at 5-6 (Red's dots at 4-5, 6-5, 5-4,
+        // 4-6, 6-6): Blue's only way out is 5-6 and then up.
         let pos = Dots::from_moves(
             9,
             9,
@@ -336,7 +343,9 @@ mod tests {
     fn a_group_with_a_grounded_dot_or_a_wide_front_has_no_cut() {
         // A Blue line from the edge: grounded.
         let pos = Dots::from_moves(9, 9, Start::Empty, "1-5 9-9 2-5 9-8 3-5 9-7").unwrap();
-        assert!(groups(&pos, Player::First).iter().all(|g| g.cut.is_none()));
+        let g = groups(&pos, Player::First);
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].cut, None);
         // A Blue line of five in the middle needs 12 points: more than MAX_CUT.
         let pos = Dots::from_moves(
             13,

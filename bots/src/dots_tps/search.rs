@@ -298,6 +298,8 @@ impl RootPoints {
 /// Searches `m` full moves (2m plies) from `pos` for its side to move. `prev` (the best move of
 /// the previous depth) is tried first when the ordering is on; `mem` carries the transposition
 /// table and the history from one depth to the next (make it with [`Memory::new`] once per move).
+/// With `root.exposure` (option `exposed`) an exposed root point's value is capped by what it
+/// gives away and quiet points are picked among the unexposed ones.
 pub fn iteration(
     pos: &mut Dots,
     cfg: &Config,
@@ -389,8 +391,11 @@ pub fn iteration(
         let best = by_importance(&mut root.points.iter().copied().filter(|&p| safe(p)))
             .or_else(|| by_importance(&mut root.points.iter().copied()));
         it.best = best;
+        if let Some(b) = best {
+            it.value = capped(b, root_diff);
+        }
         it.f = best.map_or(0, |b| {
-            cfg.k1 * i64::from(imp_of(b)) + cfg.k2 * i64::from(root_diff)
+            cfg.k1 * i64::from(imp_of(b)) + cfg.k2 * i64::from(it.value)
         });
         it.complete = true;
         it.how = "shortcut";

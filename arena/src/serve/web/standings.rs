@@ -5,8 +5,9 @@
 //! [`STALE`] as games come in (one computation at a time for the whole server, whatever the number of
 //! readers); once it stops, once more for its final games; and at once when a disqualification
 //! changes it. The first reader of a running competition with no kept table (a restarted server) gets
-//! a provisional table with a [`PROVISIONAL_BOOTSTRAP`]-sample bootstrap, and the full one is computed
-//! in the background: with 200 bots the full bootstrap takes seconds of CPU. Each computation reads and
+//! a provisional table with a [`PROVISIONAL_BOOTSTRAP`]-sample bootstrap (after any computation under
+//! way), and the full one is started in the background: with 200 bots the full bootstrap takes
+//! seconds of CPU. Each computation reads and
 //! re-referees only the games appended since the last ([`crate::results::read_games_more`]): a game
 //! ended by the solver is proved again once, not at every computation.
 
@@ -55,8 +56,8 @@ pub struct Table {
 pub const STALE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Bootstrap samples of a provisional table (the first one of a running competition): its intervals
-/// and LOS carry a larger Monte Carlo error, which the report states, until the full table
-/// ([`crate::report::DEFAULT_BOOTSTRAP`] samples) replaces it.
+/// and LOS carry a larger Monte Carlo error until the full table
+/// ([`crate::report::DEFAULT_BOOTSTRAP`] samples), computed in the background at once, replaces it.
 pub const PROVISIONAL_BOOTSTRAP: usize = 100;
 
 /// A competition's standings as last computed.
@@ -114,17 +115,7 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
             if running {
                 if !t.refreshing && (t.provisional || t.at.elapsed() >= STALE) {
                     t.refreshing = true;
-                    let app = Arc::clone(app);
-                    tokio::spawn(async move {
-                        if let Err(e) = refresh(&app, id, names, disqualified).await {
-                            crate::errln!("arena serve: the standings of competition {id}: {e:#}");
-                        }
-                        if let Some(t) =
-                            app.standings.lock().expect("the cache's lock").get_mut(&id)
-                        {
-                            t.refreshing = false;
-                        }
-                    });
+                    spawn_refresh(app, id, names, disqualified);
                 }
                 return Ok(Arc::clone(&t.table));
             }
@@ -140,7 +131,29 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
             return Ok(Arc::clone(&t.table));
         }
     }
-    compute_and_keep(app, id, names, disqualified, running).await
+    let table = compute_and_keep(app, id, names.clone(), disqualified.clone(), running).await?;
+    if running {
+        // The full table at once, after this one (it waits for the lock held here).
+        if let Some(t) = app.standings.lock().expect("the cache's lock").get_mut(&id) {
+            t.refreshing = true;
+        }
+        spawn_refresh(app, id, names, disqualified);
+    }
+    Ok(table)
+}
+
+/// Starts [`refresh`] in the background; it clears the kept table's `refreshing` when done. Call
+/// with `refreshing` set.
+fn spawn_refresh(app: &Arc<App>, id: i64, names: Vec<String>, disqualified: Vec<String>) {
+    let app = Arc::clone(app);
+    tokio::spawn(async move {
+        if let Err(e) = refresh(&app, id, names, disqualified).await {
+            crate::errln!("arena serve: the standings of competition {id}: {e:#}");
+        }
+        if let Some(t) = app.standings.lock().expect("the cache's lock").get_mut(&id) {
+            t.refreshing = false;
+        }
+    });
 }
 
 /// Computes competition `id`'s table in the background (one computation at a time) and keeps it.
