@@ -361,6 +361,22 @@ mod tests {
     }
 
     #[test]
+    fn a_way_out_through_the_players_own_base_counts() {
+        // Blue closes Red's 5-5 in with 4-5, 6-5, 5-4 and 5-6: four groups of one dot, joined by
+        // the base's captured dot. Blue's 4-5 is cut off only with the ring's 8 outer sides taken,
+        // not with its own 3 (the base is Blue's, R12).
+        let pos = Dots::from_moves(9, 9, Start::Empty, "4-5 5-5 6-5 1-1 5-4 1-2 5-6").unwrap();
+        assert_eq!(pos.captures(Player::First), 1);
+        let g = groups(&pos, Player::First);
+        assert_eq!(g.len(), 4);
+        let west = g
+            .iter()
+            .find(|g| g.dots == vec![index(9, 4, 5)])
+            .expect("Blue's 4-5");
+        assert_eq!(west.cut, Some(8));
+    }
+
+    #[test]
     fn diagonal_dots_are_separate_groups() {
         let pos = Dots::from_moves(9, 9, Start::Empty, "5-5 1-1 6-6 1-2").unwrap();
         let g = groups(&pos, Player::First);
