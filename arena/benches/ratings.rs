@@ -1,7 +1,9 @@
 //! `cargo bench -p arena --bench ratings`: the time of `arena ratings` on 50 bots (a double round
 //! robin with 10 game pairs per pairing: 24,500 games) for a given number of bootstrap samples. The
 //! default sample count (`arena::report::DEFAULT_BOOTSTRAP`) is chosen to stay under a second here
-//! in a release build; docs/benchmarks.md has the figures.
+//! in a release build; docs/benchmarks.md has the figures. A second group rates a 200-bot field of
+//! 7 rounds of game pairs (1,400 games, the contest server's soak test's size) with the server's
+//! provisional and full sample counts.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -44,6 +46,31 @@ fn tournament() -> Vec<RatedGame> {
     games
 }
 
+/// 200 bots 2 Elo apart, 7 rounds of random pairings, one game pair (each side first once) per
+/// pairing: 1,400 games, as the server's 200-bot Swiss soak test plays.
+fn field_of_200() -> Vec<RatedGame> {
+    use rand::seq::SliceRandom;
+    let n = 200;
+    let mut rng = ChaCha8Rng::seed_from_u64(200);
+    let mut games = Vec::new();
+    let mut order: Vec<usize> = (0..n).collect();
+    for _ in 0..7 {
+        order.shuffle(&mut rng);
+        for pair in order.chunks(2) {
+            for (a, b) in [(pair[0], pair[1]), (pair[1], pair[0])] {
+                let p = score_from_elo(2.0 * (a as f64 - b as f64));
+                let u: f64 = rng.random();
+                games.push(RatedGame {
+                    first: a,
+                    second: b,
+                    first_points: if u < p { 1.0 } else { 0.0 },
+                });
+            }
+        }
+    }
+    games
+}
+
 fn bench(c: &mut Criterion) {
     let games = tournament();
     let mut group = c.benchmark_group("ratings 50 bots, 24500 games");
@@ -54,6 +81,22 @@ fn bench(c: &mut Criterion) {
             BenchmarkId::new("bootstrap samples", samples),
             &samples,
             |bench, &s| bench.iter(|| black_box(fit(50, &games, Anchor::Mean, s, 1))),
+        );
+    }
+    group.finish();
+
+    let games = field_of_200();
+    let mut group = c.benchmark_group("ratings 200 bots, 1400 games");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    for samples in [
+        arena::serve::web::standings::PROVISIONAL_BOOTSTRAP,
+        arena::report::DEFAULT_BOOTSTRAP,
+    ] {
+        group.bench_with_input(
+            BenchmarkId::new("bootstrap samples", samples),
+            &samples,
+            |bench, &s| bench.iter(|| black_box(fit(200, &games, Anchor::Mean, s, 1))),
         );
     }
     group.finish();

@@ -101,11 +101,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // found at once.
     let env: std::collections::HashMap<String, String> = std::env::vars().collect();
     let mut plans = Vec::new();
-    // Exactly `--affinity` on the command line is the bare flag: with `require_equals` its value can
-    // only follow an `=`.
-    let bare_affinity = std::env::args_os().any(|a| a == "--affinity");
     for path in &args.configs {
-        let mut plan = load(path).map_err(|e| match affinity_hint(path, bare_affinity) {
+        let affinity = opts.affinity.is_some();
+        let mut plan = load(path).map_err(|e| match affinity_hint(path, affinity) {
             Some(hint) => anyhow::anyhow!("{e:#}; {hint}"),
             None => e,
         })?;
@@ -155,15 +153,15 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 }
 
 /// The hint for a config `path` that does not exist and reads as a CPU list (`0-3`, `1,2`, `0-3,8`)
-/// after a bare `--affinity` (`bare_affinity`): the old spelling `--affinity 0-3`, which now reads 0-3
-/// as a config since the list needs its `=`.
-fn affinity_hint(path: &std::path::Path, bare_affinity: bool) -> Option<String> {
+/// when `--affinity` was given (`affinity`): the old spelling `--affinity 0-3`, which now reads 0-3 as
+/// a config since the list needs its `=`.
+fn affinity_hint(path: &std::path::Path, affinity: bool) -> Option<String> {
     let text = path.to_str()?;
     let cpu_list = text.bytes().any(|c| c.is_ascii_digit())
         && text
             .bytes()
             .all(|c| c.is_ascii_digit() || c == b',' || c == b'-');
-    (bare_affinity && cpu_list && !path.exists())
+    (affinity && cpu_list && !path.exists())
         .then(|| format!("--affinity takes its CPU list after '=': --affinity={text}"))
 }
 

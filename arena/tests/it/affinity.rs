@@ -176,7 +176,7 @@ fn a_cpu_list_after_a_bare_affinity_gets_a_hint_to_write_its_equals() {
     // The old spelling: 0-3 is read as a config, which does not exist.
     let e = stderr(&["--affinity", "0-3"]);
     assert!(e.contains("0-3") && e.contains(hint), "{e}");
-    // Only a CPU list after a bare --affinity gets the hint.
+    // Only a missing CPU list with --affinity given gets the hint.
     let e = stderr(&["--affinity", "absent.toml"]);
     assert!(e.contains("absent.toml") && !e.contains("after '='"), "{e}");
     let e = stderr(&["0-3"]);

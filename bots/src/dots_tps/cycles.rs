@@ -116,8 +116,8 @@ pub(super) fn enumerate(
     }
 }
 
-/// The 8 neighbours' offsets.
-const AROUND: [(i32, i32); 8] = [
+/// The 8 neighbours' offsets, (dx, dy).
+pub(super) const AROUND: [(i32, i32); 8] = [
     (-1, -1),
     (0, -1),
     (1, -1),

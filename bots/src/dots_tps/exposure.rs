@@ -18,6 +18,7 @@
 use games::dots::Move;
 use games::{Dots, Game};
 
+use super::cycles::AROUND;
 use super::trajectories::{diff, PASS};
 
 /// What playing a root point gives away at once.
@@ -32,75 +33,57 @@ pub struct Exposure {
 }
 
 /// The [`Exposure`] of each of `points` in `pos` (the mover's points). Cost: one play and undo per
-/// point and per empty neighbour of a point, plus one per empty point beside the points. `pos` is
-/// left as it was.
+/// point and per legal neighbour of a point, then one per neighbour whose answer captured, without
+/// the point. `pos` is left as it was.
 pub fn exposure(pos: &mut Dots, points: &[Move]) -> Vec<Exposure> {
     let me = pos.turn();
     let root = diff(pos, me);
-    let (w, h) = (pos.width(), pos.height());
-    // The opponent's answer at each point without our move: what it captures, dots (filled lazily).
-    let cells = usize::from(w) * usize::from(h);
-    let mut before: Vec<Option<i32>> = vec![None; cells];
-    let index = |x: u8, y: u8| usize::from(y - 1) * usize::from(w) + usize::from(x - 1);
-    let mut out = Vec::with_capacity(points.len());
-    for &p in points {
-        let Move::Put { x, y } = p else {
-            out.push(Exposure::default());
-            continue;
-        };
-        let around: Vec<Move> = (-1i16..=1)
-            .flat_map(|dy| (-1i16..=1).map(move |dx| (dx, dy)))
-            .filter(|&d| d != (0, 0))
-            .filter_map(|(dx, dy)| {
-                let (nx, ny) = (i16::from(x) + dx, i16::from(y) + dy);
-                ((1..=i16::from(w)).contains(&nx) && (1..=i16::from(h)).contains(&ny)).then_some(
-                    Move::Put {
-                        x: nx as u8,
-                        y: ny as u8,
-                    },
-                )
-            })
-            .collect();
+    let (w, h) = (i32::from(pos.width()), i32::from(pos.height()));
+    let mut out = vec![Exposure::default(); points.len()];
+    // Each answer that captured after a point: (the point's index, the answer, dots taken).
+    let mut answers: Vec<(usize, Move, i32)> = Vec::new();
+    for (k, &p) in points.iter().enumerate() {
+        let Move::Put { x, y } = p else { continue };
         pos.play_unchecked(p);
         let after = diff(pos, me);
-        let mut loss = 0;
-        for &q in &around {
-            if !pos.is_legal(q) {
+        out[k].gain = after - root;
+        for (dx, dy) in AROUND {
+            let (nx, ny) = (i32::from(x) + dx, i32::from(y) + dy);
+            if !(1..=w).contains(&nx) || !(1..=h).contains(&ny) {
                 continue;
             }
-            pos.play_unchecked(q);
-            let taken = after - diff(pos, me);
-            pos.undo();
-            if taken <= 0 {
-                continue;
-            }
-            let Move::Put { x: qx, y: qy } = q else {
-                continue;
+            let q = Move::Put {
+                x: nx as u8,
+                y: ny as u8,
             };
-            let old = *before[index(qx, qy)].get_or_insert_with(|| {
+            if pos.is_legal(q) {
+                pos.play_unchecked(q);
+                let taken = after - diff(pos, me);
                 pos.undo();
-                pos.play_unchecked(PASS);
-                let old = if pos.is_legal(q) {
-                    pos.play_unchecked(q);
-                    let t = root - diff(pos, me);
-                    pos.undo();
-                    t
-                } else {
-                    0
-                };
-                pos.undo();
-                pos.play_unchecked(p);
-                old
-            });
-            // `old` below 0: the answer would lose a dot without our point (into our house, R9).
-            loss = loss.max(taken - old.max(0));
+                if taken > 0 {
+                    answers.push((k, q, taken));
+                }
+            }
         }
         pos.undo();
-        out.push(Exposure {
-            gain: after - root,
-            loss,
-        });
     }
+    // The same answers without our point (we pass): what they take anyway. Below 0 (the answer would
+    // lose a dot into our house, R9) counts as 0.
+    pos.play_unchecked(PASS);
+    let mut anyway = std::collections::HashMap::new();
+    for &(k, q, taken) in &answers {
+        let old = *anyway.entry(q).or_insert_with(|| {
+            if !pos.is_legal(q) {
+                return 0;
+            }
+            pos.play_unchecked(q);
+            let t = root - diff(pos, me);
+            pos.undo();
+            t.max(0)
+        });
+        out[k].loss = out[k].loss.max(taken - old);
+    }
+    pos.undo();
     out
 }
 

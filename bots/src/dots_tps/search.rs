@@ -359,6 +359,11 @@ pub fn iteration(
         }
         best.map(|b| b.1)
     };
+    // The most important of the root points `keep` holds, among the unexposed ones when there are any.
+    let pick = |keep: &dyn Fn(Move) -> bool| -> Option<Move> {
+        let kept = || root.points.iter().copied().filter(|&p| keep(p));
+        by_importance(&mut kept().filter(|&p| safe(p))).or_else(|| by_importance(&mut kept()))
+    };
 
     // Step 1. One-sided simulations: the bounds and the trajectories.
     let need_sims = cfg.prune != Prune::All || cfg.bounds;
@@ -387,9 +392,7 @@ pub fn iteration(
 
     // Step 2. Fmin = Fmax: no capture is possible at this depth, importance alone decides.
     if bounds && it.gains == [0, 0] {
-        // Among the points not exposed, when there are any.
-        let best = by_importance(&mut root.points.iter().copied().filter(|&p| safe(p)))
-            .or_else(|| by_importance(&mut root.points.iter().copied()));
+        let best = pick(&|_| true);
         it.best = best;
         if let Some(b) = best {
             it.value = capped(b, root_diff);
@@ -510,9 +513,7 @@ pub fn iteration(
         if ctl.stopped {
             return it;
         }
-        let quiet = |p: &Move| !order.contains(p);
-        let best = by_importance(&mut root.points.iter().copied().filter(|p| quiet(p) && safe(*p)))
-            .or_else(|| by_importance(&mut root.points.iter().copied().filter(quiet)));
+        let best = pick(&|p| !order.contains(&p));
         if let Some(b) = best {
             let v = capped(b, v);
             it.best = Some(b);
