@@ -65,6 +65,7 @@ pub mod book;
 pub mod config;
 pub mod console;
 pub mod formats;
+pub mod frames;
 pub mod game;
 pub mod plan;
 pub mod play;

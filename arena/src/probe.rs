@@ -31,13 +31,8 @@ pub struct ProbeOptions {
     pub protocol: ProtocolKind,
     /// `setoption` settings, `(name, value)` (UGI only).
     pub options: Vec<(String, String)>,
-    /// The `[game]` table's keys: `name` (`tictactoe`, `connect4`, `dots`), then `width`, `height`, `k`,
-    /// `start` where given.
-    pub game: String,
-    pub width: Option<u32>,
-    pub height: Option<u32>,
-    pub k: Option<u32>,
-    pub start: Option<String>,
+    /// The `[game]` table: the game's name and the keys of its variant given.
+    pub game: crate::config::GameConfig,
     /// Games to play, even (game pairs, the bot first in one game of each pair).
     pub games: u32,
     /// The reference bot to play against (a `builtin` name, e.g. `random`).
@@ -69,14 +64,9 @@ pub fn config_text(o: &ProbeOptions) -> String {
     let _ = writeln!(t, "games_per_pair = {}", o.games);
     let _ = writeln!(t, "seed = {}", o.seed);
     let _ = writeln!(t, "concurrency = 1");
-    let _ = writeln!(t, "\n[game]\nname = {}", quoted(&o.game));
-    for (key, value) in [("width", o.width), ("height", o.height), ("k", o.k)] {
-        if let Some(v) = value {
-            let _ = writeln!(t, "{key} = {v}");
-        }
-    }
-    if let Some(s) = &o.start {
-        let _ = writeln!(t, "start = {}", quoted(s));
+    let _ = writeln!(t, "\n[game]\nname = {}", quoted(&o.game.name));
+    for (key, value) in &o.game.keys {
+        let _ = writeln!(t, "{} = {value}", quoted(key));
     }
     let _ = writeln!(
         t,
@@ -823,11 +813,7 @@ mod tests {
             args: vec!["--level".into(), "3".into()],
             protocol: ProtocolKind::Ugi,
             options: vec![("depth".into(), "5".into())],
-            game: "dots".into(),
-            width: Some(20),
-            height: Some(20),
-            k: None,
-            start: Some("cross".into()),
+            game: crate::config::GameConfig::from_words("dots 20 20 cross").unwrap(),
             games: 4,
             opponent: "random".into(),
             time_ms: 10_000,
@@ -875,8 +861,8 @@ mod tests {
             Some(&toml::Value::String("5".into()))
         );
         assert_eq!(c.bots[1].builtin.as_deref(), Some("random"));
-        assert_eq!(c.game.width, Some(20));
-        assert_eq!(c.game.start.as_deref(), Some("cross"));
+        assert_eq!(c.game.keys["width"], toml::Value::Integer(20));
+        assert_eq!(c.game.keys["start"], toml::Value::String("cross".into()));
         assert_eq!(c.time_control.max_move_ms, Some(500));
     }
 }

@@ -261,10 +261,35 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// Moves `side` chose itself, the opening's plies excluded: after the opening the players alternate
-    /// (Dots R3 too, `ground` counting as a move), the first player moving next when the opening has an
-    /// even number of plies.
+    /// Who made each move of [`GameRecord::moves`], by the rules ([`games::movers`]: the side to move
+    /// need not alternate, as in Kalah); `None` for a move from where the game or a move does not replay.
+    pub fn movers(&self) -> Vec<Option<Player>> {
+        struct Movers<'a>(&'a [String]);
+        impl games::GameVisitor for Movers<'_> {
+            type Output = Vec<Option<Player>>;
+            fn visit<G: games::Game>(self, start: G) -> Vec<Option<Player>> {
+                games::movers(start, self.0.iter().map(String::as_str))
+            }
+        }
+        format!("{} {}", self.game, self.variant)
+            .parse::<games::GameSpec>()
+            .ok()
+            .and_then(|spec| spec.visit_with_setup(&self.setup, Movers(&self.moves)).ok())
+            .unwrap_or_else(|| vec![None; self.moves.len()])
+    }
+
+    /// Moves `side` chose itself, the opening's plies excluded, by the rules ([`GameRecord::movers`]);
+    /// where the moves do not replay, as if the players alternated after the opening (the first player
+    /// moving next when the opening has an even number of plies).
     pub fn moves_by(&self, side: Player) -> u32 {
+        let movers = self.movers();
+        if self.plies as usize == movers.len() && movers.iter().all(Option::is_some) {
+            let opening = self.opening.len().min(movers.len());
+            return movers[opening..]
+                .iter()
+                .filter(|&&m| m == Some(side))
+                .count() as u32;
+        }
         let opening = u32::try_from(self.opening.len()).unwrap_or(u32::MAX);
         let own = self.plies.saturating_sub(opening);
         let first = if opening % 2 == 0 {

@@ -1,9 +1,9 @@
 //! End-to-end test of `report.html` in a real browser: for each game, a small tournament of built-in
 //! bots runs into a temporary folder, headless Chromium opens the report through the DevTools protocol
 //! (the `headless_chrome` crate), a game is clicked, and after every ply stepped (buttons, arrow keys,
-//! the slider) the pieces drawn on the SVG board (their `data-cell`, `data-owner`, `data-captured`,
-//! `data-dead`, `data-house` attributes) must equal the position the `games` crate reaches after that
-//! many plies. Besides tournaments of built-in bots, Dots games are written straight into a results
+//! the slider) the pieces drawn on the SVG board (their `data-x`, `data-y`, `data-kind`, `data-owner`,
+//! `data-label`, `data-faded` attributes) and the text panel must equal the picture of the position the
+//! `games` crate reaches after that many plies ([`games::Game::frame`]). Besides tournaments of built-in bots, Dots games are written straight into a results
 //! folder: random full games on 39×32 and a game made to go through the house rule (R9), whose tests
 //! assert that the plies they compare hold house points. No page may log an error or throw.
 //!
@@ -207,7 +207,9 @@ fn a_connect_four_win_is_ringed_on_its_last_ply() {
     let (tab, console) = open_report(&browser, &report);
     open_game(&tab, &r);
     let ringed = || {
-        let js = "JSON.stringify(Array.from(document.querySelectorAll('#board [data-win]')).map(e => e.dataset.cell).sort())";
+        let js =
+            "JSON.stringify(Array.from(document.querySelectorAll('#board [data-win]')).map(e => \
+                  (+e.dataset.x + 1) + '-' + (+e.dataset.y + 1)).sort())";
         let text = tab.evaluate(js, false).unwrap().value.unwrap();
         serde_json::from_str::<Vec<String>>(text.as_str().unwrap()).unwrap()
     };

@@ -16,7 +16,7 @@ use std::hint::black_box;
 
 use bots::dots_tps::patterns::PatternTable;
 use bots::dots_tps::{think, Budget, Config};
-use bots::eval::StandardEval;
+use bots::eval;
 use bots::search;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use games::dots::Start;
@@ -107,7 +107,7 @@ fn bench_dots_tps(c: &mut Criterion, case: &Case<Dots>) {
 
 /// Nodes of minimax and alpha-beta on `case`, after checking that they agree on the value.
 fn counts<G: Game>(case: &Case<G>) -> (u64, u64) {
-    let eval = StandardEval::new(&case.pos, &Default::default());
+    let eval = eval::standard(&case.pos, &Default::default());
     let (mm, mm_nodes) = search::minimax_value(&mut case.pos.clone(), &eval, case.depth);
     let (ab, ab_nodes) = search::alpha_beta_value(&mut case.pos.clone(), &eval, case.depth);
     assert_eq!(mm, ab, "{}: minimax and alpha-beta disagree", case.name);
@@ -117,7 +117,7 @@ fn counts<G: Game>(case: &Case<G>) -> (u64, u64) {
 /// The deepest alpha-beta search of `case` that costs no more nodes than minimax at `case.depth`,
 /// and whether it covers the whole game tree (a deeper search would visit the same nodes).
 fn same_work_depth<G: Game>(case: &Case<G>, budget: u64) -> (u32, bool) {
-    let eval = StandardEval::new(&case.pos, &Default::default());
+    let eval = eval::standard(&case.pos, &Default::default());
     let mut depth = case.depth;
     let mut nodes = search::alpha_beta_value(&mut case.pos.clone(), &eval, depth).1;
     loop {
@@ -135,7 +135,7 @@ fn same_work_depth<G: Game>(case: &Case<G>, budget: u64) -> (u32, bool) {
 
 /// Nodes of iterative deepening to `case.depth` (all iterations; the root shuffle seeded with 1).
 fn id_nodes<G: Game>(case: &Case<G>) -> u64 {
-    let eval = StandardEval::new(&case.pos, &Default::default());
+    let eval = eval::standard(&case.pos, &Default::default());
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let budget = search::Budget::fixed_depth(case.depth);
     search::iterative_deepening(&case.pos, &eval, &budget, &mut rng, &mut |_| {}).nodes
@@ -161,7 +161,7 @@ fn signature_row<G: Game>(case: &Case<G>) {
 
 fn bench_case<G: Game>(c: &mut Criterion, case: &Case<G>) {
     let (mm_nodes, ab_nodes) = counts(case);
-    let eval = StandardEval::new(&case.pos, &Default::default());
+    let eval = eval::standard(&case.pos, &Default::default());
     let mut group = c.benchmark_group(case.name);
     group.sample_size(10);
     group.throughput(Throughput::Elements(mm_nodes));

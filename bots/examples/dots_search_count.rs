@@ -8,7 +8,7 @@
 //!
 //! (the difference of the two totals, halved, is the count per search; see docs/benchmarks.md).
 
-use bots::eval::StandardEval;
+use bots::eval;
 use bots::search;
 use games::dots::Start;
 use games::Dots;
@@ -25,7 +25,7 @@ fn main() {
         "5-5 8-8 5-8 8-5 4-6 9-7 6-4 7-9 4-7 9-6",
     )
     .expect("the benchmark position is legal");
-    let eval = StandardEval::new(&pos, &Default::default());
+    let eval = eval::standard(&pos, &Default::default());
     let nodes: u64 = (0..searches)
         .map(|_| search::minimax_value(&mut pos.clone(), &eval, 3).1)
         .sum();

@@ -5,7 +5,7 @@ use games::Game;
 use rand_chacha::ChaCha8Rng;
 
 use crate::engine::SearchInfo;
-use crate::eval::StandardEval;
+use crate::eval::Evaluation;
 use crate::search::engine::{SearchEngine, SearchKind};
 use crate::search::{self, Budget, SearchResult};
 
@@ -14,7 +14,7 @@ use crate::search::{self, Budget, SearchResult};
 ///
 /// Options: `depth` (spin, the maximum depth in plies, default [`search::MAX_DEPTH`], i.e. the clock
 /// alone decides), `seed` (spin, 0 = from the operating system; orders moves the evaluation cannot
-/// tell apart), and the weights of [`crate::eval::Weights`]. `go depth` and `go nodes` limit a move
+/// tell apart), and every game's evaluation weights ([`crate::eval::options`]). `go depth` and `go nodes` limit a move
 /// further; with a depth or node limit and a generous clock the moves do not depend on the machine.
 pub type AlphaBetaEngine = SearchEngine<AlphaBeta>;
 
@@ -27,9 +27,9 @@ impl SearchKind for AlphaBeta {
     /// The clock alone decides.
     const DEFAULT_DEPTH: u32 = search::MAX_DEPTH;
 
-    fn search<G: Game>(
+    fn search<G: Game, E: Evaluation<G>>(
         pos: &G,
-        eval: &StandardEval,
+        eval: &E,
         budget: &Budget,
         rng: &mut ChaCha8Rng,
         info: &mut dyn FnMut(&SearchInfo),

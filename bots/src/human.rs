@@ -11,7 +11,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 
-use games::{Game, GameKind};
+use games::Game;
 
 use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 
@@ -41,20 +41,6 @@ impl Default for Human {
 /// `m:ss.s` for a clock in ms.
 fn clock_text(ms: u64) -> String {
     format!("{}:{:04.1}", ms / 60_000, (ms % 60_000) as f64 / 1000.0)
-}
-
-/// What the marks of a board mean, per game (the `Display` of the `games` crate).
-fn legend(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::TicTacToe => {
-            "X first player, O second; a move is a column letter and a row number, e.g. b2"
-        }
-        GameKind::Connect4 => "X first player, O second; a move is a column number, e.g. 4",
-        GameKind::Dots => {
-            "X/O dots; x/o captured dots of X/O; +/- empty points in X's/O's house; , dead points \
-             inside a base; a move is x-y (1-based, y up), e.g. 5-7, or `ground`"
-        }
-    }
 }
 
 impl Human {
@@ -102,7 +88,6 @@ impl Engine for Human {
         _info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
         self.resigned = false;
-        let kind = pos.spec().kind();
         let me = pos.turn();
         let example = pos.legal_moves().first().map(|m| m.to_string());
         let (input, output) = match self.open() {
@@ -125,7 +110,7 @@ impl Engine for Human {
         let _ = write!(
             output,
             "\n{pos:#}{}\nply {}, you play {mark}. Clocks: {}, {}\n",
-            legend(kind),
+            G::LEGEND,
             pos.ply(),
             clocks("you", limits.time_ms, limits.inc_ms),
             clocks("bot", limits.opponent_time_ms, limits.opponent_inc_ms),

@@ -5,7 +5,7 @@ use games::Game;
 use rand_chacha::ChaCha8Rng;
 
 use crate::engine::SearchInfo;
-use crate::eval::StandardEval;
+use crate::eval::Evaluation;
 use crate::search::engine::{SearchEngine, SearchKind};
 use crate::search::{self, Budget, SearchResult};
 
@@ -13,7 +13,7 @@ use crate::search::{self, Budget, SearchResult};
 /// among equal moves.
 ///
 /// Options: `depth` (spin, plies, default [`Minimax::DEFAULT_DEPTH`], 3; a `go depth` lowers it),
-/// `seed` (spin, 0 = from the operating system), and the weights of [`crate::eval::Weights`].
+/// `seed` (spin, 0 = from the operating system), and every game's evaluation weights ([`crate::eval::options`]).
 /// The clock is only a safety net (see [`search::minimax`]): choose a depth the time control allows
 /// (the tree grows as the number of moves to the power of the depth; on a big Dots board use 2).
 pub type MinimaxEngine = SearchEngine<Minimax>;
@@ -27,9 +27,9 @@ impl SearchKind for Minimax {
     /// Quick in every game at its default size.
     const DEFAULT_DEPTH: u32 = 3;
 
-    fn search<G: Game>(
+    fn search<G: Game, E: Evaluation<G>>(
         pos: &G,
-        eval: &StandardEval,
+        eval: &E,
         budget: &Budget,
         rng: &mut ChaCha8Rng,
         info: &mut dyn FnMut(&SearchInfo),

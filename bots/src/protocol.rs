@@ -146,29 +146,42 @@ impl<E: Engine, R: BufRead, W: Write> GameVisitor for CodeCup<'_, E, R, W> {
     fn visit<G: Game>(mut self, mut pos: G) -> io::Result<()> {
         let invalid = |msg: String| io::Error::new(io::ErrorKind::InvalidData, msg);
         self.engine.new_game();
+        // The side this engine plays: the first player's after `Start`, else the other side of the
+        // first move it is told.
+        let mut me: Option<Player> = None;
         for line in self.input.lines() {
             let line = line?;
             let text = line.trim();
             match text {
                 "" => continue,
                 "Quit" => break,
-                "Start" if pos.ply() == 0 && pos.turn() == Player::First => {}
+                "Start" if pos.ply() == 0 && pos.turn() == Player::First => {
+                    me = Some(Player::First);
+                }
                 _ => {
                     let m: G::Move = text.parse().map_err(|e| invalid(format!("{e}")))?;
+                    let mover = pos.turn();
+                    if me == Some(mover) {
+                        return Err(invalid(format!(
+                            "opponent move {text} when this side ({mover}) is to move"
+                        )));
+                    }
+                    me.get_or_insert(mover.opponent());
                     pos.play(m)
                         .map_err(|e| invalid(format!("opponent move {text}: {e}")))?;
                 }
             }
-            if pos.outcome().is_some() {
-                continue;
+            // Move while it is this side's turn: more than once when the rules give another move
+            // (Kalah), none while the opponent still has one.
+            while pos.outcome().is_none() && Some(pos.turn()) == me {
+                let m = self
+                    .engine
+                    .choose(&pos, &self.limits, &mut |_| {})
+                    .ok_or_else(|| invalid("no legal move".into()))?;
+                pos.play_unchecked(m);
+                writeln!(self.output, "{m}")?;
+                self.output.flush()?;
             }
-            let m = self
-                .engine
-                .choose(&pos, &self.limits, &mut |_| {})
-                .ok_or_else(|| invalid("no legal move".into()))?;
-            pos.play_unchecked(m);
-            writeln!(self.output, "{m}")?;
-            self.output.flush()?;
         }
         Ok(())
     }

@@ -9,9 +9,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use bots::engine::{Engine, Limits};
-use bots::eval::StandardEval;
+use bots::eval;
 use bots::search::{self, Budget, MATE};
-use games::{Game, GameKind, GameSpec, Outcome, ParseMoveError, PlayError, Player};
+use games::frame::{Board, Frame, Text};
+use games::tictactoe::TicTacToeVariant;
+use games::{Game, NoEvaluation, Outcome, ParseMoveError, PlayError, Player};
 use rand::SeedableRng;
 
 const M: u32 = 13;
@@ -70,10 +72,28 @@ impl fmt::Display for Disk {
 
 impl Game for Disk {
     type Move = Spin;
+    /// The disk game is no game of the arena; the trait wants some variant, and nothing here reads it.
+    type Variant = TicTacToeVariant;
+    /// The article searches the disk game's whole tree: no static evaluation.
+    type Eval = NoEvaluation;
+    const LEGEND: &'static str = "s is the sum, d the disk's number; a move is f or b";
 
-    /// The disk game is no game of the arena; the trait wants some spec, and nothing here reads it.
-    fn spec(&self) -> GameSpec {
-        GameSpec::default_for(GameKind::TicTacToe)
+    fn start(_: TicTacToeVariant) -> Disk {
+        Disk::new()
+    }
+
+    fn variant(&self) -> TicTacToeVariant {
+        TicTacToeVariant::default()
+    }
+
+    fn frame(&self) -> Frame {
+        let mut f = Frame::new(Board {
+            cols: 1,
+            rows: 1,
+            ..Board::default()
+        });
+        f.panel.push(Text::new(self.to_string(), Some(self.turn())));
+        f
     }
 
     fn turn(&self) -> Player {
@@ -188,7 +208,7 @@ fn minimax_and_alpha_beta_find_the_first_players_win() {
     assert!(wins);
     // Spinning forward to 6 first leaves s = 6: any reply allows 13 or more on the third ply.
     assert_eq!(plies, 3);
-    let eval = StandardEval::new(&pos, &Default::default());
+    let eval = eval::standard(&pos, &Default::default());
     for depth in [9, 12] {
         let (mm, mm_nodes) = search::minimax_value(&mut pos, &eval, depth);
         let (ab, ab_nodes) = search::alpha_beta_value(&mut pos, &eval, depth);
@@ -241,7 +261,7 @@ fn every_move_the_engines_choose_keeps_the_win() {
 #[test]
 fn iterative_deepening_stops_once_the_win_is_proven() {
     let pos = Disk::new();
-    let eval = StandardEval::new(&pos, &Default::default());
+    let eval = eval::standard(&pos, &Default::default());
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let mut reports = Vec::new();
     let r =

@@ -4,7 +4,7 @@
 use bots::alphabeta::AlphaBetaEngine;
 use bots::boardvalue::{BoardValueEngine, TieBreak, VALUE_DRAW};
 use bots::engine::{Engine, Limits, SearchInfo};
-use bots::eval::StandardEval;
+use bots::eval;
 use bots::minimax::MinimaxEngine;
 use bots::random::RandomEngine;
 use bots::search::{self, Budget, MATE};
@@ -46,7 +46,7 @@ fn play_out<G: Game>(
 #[test]
 fn full_depth_tic_tac_toe_from_the_empty_board_is_a_draw_for_every_search() {
     let mut pos = TicTacToe::default();
-    let eval = StandardEval::new(&pos, &Default::default());
+    let eval = eval::standard(&pos, &Default::default());
     let (mm, mm_nodes) = search::minimax_value(&mut pos, &eval, 9);
     let (ab, ab_nodes) = search::alpha_beta_value(&mut pos, &eval, 9);
     assert_eq!((mm, ab), (0, 0));
@@ -170,7 +170,7 @@ fn random_position<G: Game>(mut pos: G, seed: u64, plies: usize) -> G {
 
 /// Minimax and alpha-beta values and node counts of `pos` at `depth`.
 fn both<G: Game>(mut pos: G, depth: u32) -> ((i32, u64), (i32, u64)) {
-    let eval = StandardEval::new(&pos, &Default::default());
+    let eval = eval::standard(&pos, &Default::default());
     let mm = search::minimax_value(&mut pos, &eval, depth);
     let ab = search::alpha_beta_value(&mut pos, &eval, depth);
     (mm, ab)
@@ -241,7 +241,7 @@ fn alpha_beta_visits_far_fewer_nodes_on_average() {
 #[test]
 fn iterative_deepening_reports_every_depth_and_agrees_with_minimax() {
     let pos = random_position(Connect4::default(), 7, 6);
-    let eval = StandardEval::new(&pos, &Default::default());
+    let eval = eval::standard(&pos, &Default::default());
     let mut reports = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let r = search::iterative_deepening(&pos, &eval, &Budget::fixed_depth(6), &mut rng, &mut |i| {
@@ -282,7 +282,7 @@ fn a_node_limit_stops_the_search_at_the_same_move_every_time() {
 #[test]
 fn with_no_iteration_completed_the_first_move_is_played() {
     let pos = Dots::new(10, 10, Start::Cross);
-    let eval = StandardEval::new(&pos, &Default::default());
+    let eval = eval::standard(&pos, &Default::default());
     let budget = Budget {
         depth: 5,
         nodes: Some(1),

@@ -8,8 +8,10 @@
 //! - [`Connect4`]: W×H up to 9×9, default 7×6, bitboards; a move is the column number `1`..`W`.
 //! - [`Dots`]: Точки under the Russian rules of `docs/dots-rules.md` (R1–R14); moves `x-y` and `ground`.
 //!
-//! [`GameSpec`] names a game and its variant in the words of the protocol's `game` command
-//! (`connect4 7 6`, `tictactoe 3 3 3`, `dots 39 32 cross`).
+//! A game is one folder: its rules, notation, variant (config keys), evaluation for the built-in
+//! engines ([`eval`]) and board picture ([`frame`]), all declared through the [`Game`] trait. The
+//! [`registry`] is the one list of the games; [`GameSpec`] names a game and its variant in the words of
+//! the protocol's `game` command (`connect4 7 6`, `tictactoe 3 3 3`, `dots 39 32 cross`).
 //!
 //! ```
 //! use games::{Connect4, Game, Outcome, Player};
@@ -22,24 +24,40 @@
 //! assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
 //! ```
 
-pub mod connect4;
-pub mod dots;
+pub mod eval;
+pub mod frame;
+#[macro_use]
+pub mod registry;
 mod setup;
-mod spec;
-pub mod tictactoe;
+pub mod variant;
 
-pub use connect4::Connect4;
-pub use dots::Dots;
+pub use dots::Start as DotsStart;
+pub use eval::{Evaluation, NoEvaluation, Score, Weight, Weights};
+pub use frame::Frame;
+pub use registry::{GameVisitor, RecordFormat, SpecError};
 pub use setup::{Setup, SetupError};
-pub use spec::{DotsStart, GameKind, GameSpec, GameVisitor, SpecError};
-pub use tictactoe::TicTacToe;
+pub use variant::{Param, Variant};
+
+// The registry: every game the arena knows, one line a game (its folder holds the rest; see
+// `docs/games.md`). Each line declares the game's module and re-exports its type.
+registry! {
+    /// `tictactoe`: the m,n,k-game.
+    TicTacToe => tictactoe::TicTacToe,
+    /// `connect4`: Connect Four.
+    Connect4 => connect4::Connect4,
+    /// `dots`: Точки under the Russian rules.
+    Dots => dots::Dots,
+}
 
 use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
-/// One of the two players. `First` moves first (Blue in Dots, R3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// One of the two players. `First` moves first (Blue in Dots, R3). Serialized as `first`, `second`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Player {
     First,
     Second,
@@ -155,9 +173,20 @@ pub enum PlayError {
     /// The target is taken: an occupied square, a full column, a dot or a base's inside (R5).
     #[error("{0} is occupied")]
     Occupied(String),
+    /// The move names something of the other player's (a Kalah pit on the opponent's side).
+    #[error("{0} is the other player's")]
+    NotYours(String),
+    /// The move names an empty source (a Kalah pit without seeds).
+    #[error("{0} is empty")]
+    Empty(String),
 }
 
-/// The rules of a two-player, alternating, perfect-information game.
+/// The rules of a two-player, perfect-information game, and what the arena needs to know of it besides:
+/// its variant and config keys, its evaluation for the built-in engines, its board picture.
+///
+/// The side to move need not alternate: [`turn`](Game::turn) says who moves after each ply (Kalah gives
+/// another move to a player whose last seed lands in their store), and every user of the trait (the
+/// referee, the protocols, the searches, the records) asks it rather than counting plies.
 ///
 /// Positions are values: `Clone` gives an independent copy, `Eq`/`Hash` compare the whole position
 /// including history that matters for undo. `Display` draws the board as text (first player `X`, second
@@ -167,7 +196,8 @@ pub enum PlayError {
 /// - every move in [`legal_moves`](Game::legal_moves) is accepted by [`play`](Game::play);
 /// - [`undo`](Game::undo) after [`play_unchecked`](Game::play_unchecked) restores an equal position;
 /// - `m.to_string().parse() == Ok(m)` for every legal move;
-/// - a game where each side always plays some legal move ends.
+/// - a game where each side always plays some legal move ends;
+/// - every [`frame`](Game::frame) is valid ([`Frame::validate`]).
 pub trait Game: Clone + fmt::Debug + fmt::Display + PartialEq + Eq + Send + Sync + 'static {
     /// A move; its `Display`/`FromStr` are the wire notation of the protocol.
     type Move: Copy
@@ -181,8 +211,42 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + PartialEq + Eq + Send + Sync
         + Sync
         + 'static;
 
+    /// The variant: the game's name, its parameters and config keys ([`Variant`]).
+    type Variant: Variant + Into<GameSpec>;
+
+    /// The static evaluation of the built-in search engines ([`eval`]); [`NoEvaluation`] for none.
+    type Eval: Evaluation<Self>;
+
+    /// The record formats beyond PGN that apply to this game's records.
+    const RECORD_FORMATS: &'static [RecordFormat] = &[];
+
+    /// What the marks of the text board (`Display`) mean and how a move is written, in one line for a
+    /// person at a terminal (`arena play`): `X first player, O second; a move is a column number, e.g. 4`.
+    const LEGEND: &'static str;
+
+    /// The start position of `variant`.
+    fn start(variant: Self::Variant) -> Self;
+
+    /// The start position of `variant` with `setup`'s dots put on top (an SGF game's `AB`/`AW`).
+    ///
+    /// # Errors
+    /// [`SetupError`] for a dot the game cannot place; by default any setup at all
+    /// ([`SetupError::NoSetups`]): only Dots has setups.
+    fn start_with_setup(variant: Self::Variant, setup: &Setup) -> Result<Self, SetupError> {
+        if setup.is_empty() {
+            Ok(Self::start(variant))
+        } else {
+            Err(SetupError::NoSetups(<Self::Variant as Variant>::NAME))
+        }
+    }
+
+    /// The variant of this position.
+    fn variant(&self) -> Self::Variant;
+
     /// The game and variant of this position.
-    fn spec(&self) -> GameSpec;
+    fn spec(&self) -> GameSpec {
+        self.variant().into()
+    }
 
     /// The player to move. After the game is over, the player who would move next.
     fn turn(&self) -> Player;
@@ -236,8 +300,33 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + PartialEq + Eq + Send + Sync
     fn outcome(&self) -> Option<Outcome>;
 
     /// The score of each side where the game keeps one, indexed by [`Player::index`]: Dots gives the
-    /// captured enemy dots (R11), the others `None`.
+    /// captured enemy dots (R11), Kalah the seeds in each store, the others `None`.
     fn score(&self) -> Option<[u32; 2]> {
         None
     }
+
+    /// The board picture of this position ([`frame`]): the last move highlighted, the score in the
+    /// panel.
+    fn frame(&self) -> Frame;
+}
+
+/// The player who made each move of `moves` from the start of `pos` (or `None` from the first move
+/// that does not parse or is not legal): the arena's records keep the moves alone, and the side to
+/// move need not alternate ([`Game::turn`]).
+pub fn movers<'a, G: Game>(
+    mut pos: G,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Vec<Option<Player>> {
+    let mut out = Vec::new();
+    let mut ok = true;
+    for text in moves {
+        let who = pos.turn();
+        ok = ok
+            && text
+                .parse::<G::Move>()
+                .ok()
+                .is_some_and(|m| pos.play(m).is_ok());
+        out.push(ok.then_some(who));
+    }
+    out
 }

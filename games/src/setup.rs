@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::dots::Move;
-use crate::{GameKind, Player};
+use crate::Player;
 
 /// Dots placed before the first ply, on top of the start dots of the variant (R4): what an SGF record
 /// of a Dots game holds in `AB` (first player) and `AW` (second player), e.g. zagram's four crosses at
@@ -134,9 +134,9 @@ pub enum SetupError {
     /// A setup dot is on a point taken by a start dot or by another setup dot.
     #[error("setup dot {0} is on a point already taken")]
     Taken(String),
-    /// The game has no setups (only Dots has).
+    /// The game (named) has no setups (only Dots has).
     #[error("{0} has no setup dots (only dots has)")]
-    NoSetups(GameKind),
+    NoSetups(&'static str),
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
-//! The contract of [`Game`] (see its docs), checked on seeded random games for every game and a few
-//! variants, after OpenSpiel's `RandomSimTest`.
+//! The contract of [`Game`] (see its docs), checked on seeded random games for every game of the
+//! registry and a few variants, after OpenSpiel's `RandomSimTest`. A game joins by a line in
+//! [`CASES`]; [`every_registered_game_has_a_case`] fails until it does.
 
-use games::{Connect4, Dots, Game, GameSpec, TicTacToe};
+use games::{Game, GameKind, GameSpec, GameVisitor};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -13,20 +14,15 @@ const PLAY_UNDO_SAMPLE: usize = 64;
 
 /// Plays `games` random games from `start`, seeded by `seed`, checking at every position:
 /// - every legal move passes `check` and `is_legal`, and its notation round-trips;
-/// - `play_unchecked` then `undo` restores an equal position with the same board text, and `play`
-///   accepts the move; `ply` goes up by one and the turn passes;
-/// - a game on has legal moves, a game over has none, and it is over within the board's
-///   points (+ 1 for Dots) plies;
+/// - `play_unchecked` then `undo` restores an equal position with the same board text, turn and
+///   frame, and `play` accepts the move; `ply` goes up by one;
+/// - every frame is valid (`Frame::validate`) and serializes to JSON and back;
+/// - a game on has legal moves, a game over has none, and it is over within [`MAX_PLIES`];
 /// - after the end, `play` of any formerly legal move is `GameOver` and changes nothing;
 /// - undoing every move gives back the start position.
 fn conformance<G: Game>(start: G, games: usize, seed: u64) {
     let spec = start.spec();
-    let max_plies = match spec {
-        GameSpec::TicTacToe { width, height, .. } | GameSpec::Connect4 { width, height } => {
-            usize::from(width) * usize::from(height)
-        }
-        GameSpec::Dots { width, height, .. } => usize::from(width) * usize::from(height) + 1,
-    };
+    let max_plies = MAX_PLIES;
     assert_eq!(start.ply(), 0, "{spec}: the start position is ply 0");
     let at = |game: usize, played: &[G::Move], pos: &G| {
         format!("{spec}, game {game}, after {played:?}:\n{pos}")
@@ -71,6 +67,16 @@ fn conformance<G: Game>(start: G, games: usize, seed: u64) {
 
             let before = pos.clone();
             let text = pos.to_string();
+            let frame = pos.frame();
+            frame
+                .validate()
+                .unwrap_or_else(|e| panic!("invalid frame: {e}: {}", at(game, &played, &pos)));
+            let json = serde_json::to_string(&frame).unwrap();
+            assert_eq!(
+                serde_json::from_str::<games::Frame>(&json).unwrap(),
+                frame,
+                "the frame's JSON does not read back: {json}"
+            );
             let sample: Vec<usize> = if moves.len() <= PLAY_UNDO_SAMPLE {
                 (0..moves.len()).collect()
             } else {
@@ -80,7 +86,9 @@ fn conformance<G: Game>(start: G, games: usize, seed: u64) {
                 let m = moves[i];
                 pos.play_unchecked(m);
                 assert_eq!(pos.ply(), before.ply() + 1, "ply after {m}");
-                assert_eq!(pos.turn(), before.turn().opponent(), "turn after {m}");
+                pos.frame()
+                    .validate()
+                    .unwrap_or_else(|e| panic!("frame after {m}: {e}"));
                 pos.undo();
                 assert!(
                     pos == before,
@@ -88,6 +96,8 @@ fn conformance<G: Game>(start: G, games: usize, seed: u64) {
                     at(game, &played, &pos)
                 );
                 assert_eq!(pos.to_string(), text, "board text after undo of {m}");
+                assert_eq!(pos.turn(), before.turn(), "turn after undo of {m}");
+                assert!(pos.frame() == frame, "frame after undo of {m}");
                 assert_eq!(pos.outcome(), None);
                 assert_eq!(
                     pos.play(m),
@@ -110,6 +120,9 @@ fn conformance<G: Game>(start: G, games: usize, seed: u64) {
         }
 
         let end = at(game, &played, &pos);
+        pos.frame()
+            .validate()
+            .unwrap_or_else(|e| panic!("invalid frame at the end: {e}: {end}"));
         assert_eq!(pos.ply(), played.len(), "ply counts plies: {end}");
         assert!(pos.ply() <= max_plies, "game too long: {end}");
         assert!(
@@ -131,57 +144,51 @@ fn conformance<G: Game>(start: G, games: usize, seed: u64) {
     }
 }
 
-#[test]
-fn tictactoe_3x3() {
-    conformance(TicTacToe::default(), 300, 1);
+/// Longer games fail: every game of the registry ends well within it (Dots 39×32 has 1,248 points).
+const MAX_PLIES: usize = 5_000;
+
+/// `(spec, games, seed)`: the variants checked, at least one per game of the registry.
+const CASES: &[(&str, usize, u64)] = &[
+    ("tictactoe 3 3 3", 300, 1),
+    ("tictactoe 5 4 4", 200, 2),
+    ("connect4 7 6", 200, 3),
+    ("connect4 9 9", 100, 4),
+    ("connect4 4 4", 200, 5),
+    ("dots 8 8 empty", 30, 6),
+    ("dots 20 20 cross", 5, 7),
+    ("dots 39 32 cross", 1, 8),
+];
+
+struct Check {
+    games: usize,
+    seed: u64,
 }
 
-#[test]
-fn tictactoe_5x4_k4() {
-    conformance(TicTacToe::new(5, 4, 4), 200, 2);
-}
-
-#[test]
-fn connect4_7x6() {
-    conformance(Connect4::default(), 200, 3);
-}
-
-#[test]
-fn connect4_9x9() {
-    conformance(Connect4::new(9, 9), 100, 4);
-}
-
-#[test]
-fn connect4_4x4() {
-    conformance(Connect4::new(4, 4), 200, 5);
-}
-
-/// Builds a Dots start position from its spec text, so this file does not depend on how the Dots
-/// start type is named.
-fn dots(spec: &str) -> Dots {
-    match spec.parse::<GameSpec>().unwrap() {
-        GameSpec::Dots {
-            width,
-            height,
-            start,
-        } => Dots::new(width, height, start),
-        other => panic!("{other} is not Dots"),
+impl GameVisitor for Check {
+    type Output = ();
+    fn visit<G: Game>(self, start: G) {
+        conformance(start, self.games, self.seed);
     }
 }
 
 #[test]
-fn dots_8x8_empty() {
-    conformance(dots("dots 8 8 empty"), 30, 6);
+fn every_case_conforms() {
+    for &(spec, games, seed) in CASES {
+        let spec: GameSpec = spec.parse().unwrap();
+        spec.visit(Check { games, seed });
+    }
 }
 
 #[test]
-fn dots_20x20_cross() {
-    conformance(dots("dots 20 20 cross"), 5, 7);
-}
-
-#[test]
-fn dots_39x32_cross() {
-    conformance(dots("dots 39 32 cross"), 1, 8);
+fn every_registered_game_has_a_case() {
+    for &kind in GameKind::ALL {
+        assert!(
+            CASES
+                .iter()
+                .any(|(s, _, _)| s.parse::<GameSpec>().unwrap().kind() == kind),
+            "{kind} has no conformance case"
+        );
+    }
 }
 
 /// A start with setup dots of its own (an SGF game's `AB`/`AW`): zagram-style crosses at uneven
@@ -191,14 +198,12 @@ fn dots_12x10_cross_with_setup() {
     let setup: games::Setup = "first 3-8 4-7 9-4 10-3 12-10 second 3-7 4-8 9-3 10-4 1-1"
         .parse()
         .unwrap();
-    let start = match "dots 12 10 cross".parse::<GameSpec>().unwrap() {
-        GameSpec::Dots {
-            width,
-            height,
-            start,
-        } => Dots::with_setup(width, height, start, &setup).unwrap(),
-        other => panic!("{other} is not Dots"),
+    let variant = games::dots::DotsVariant {
+        width: 12,
+        height: 10,
+        start: games::dots::Start::Cross,
     };
+    let start = games::Dots::start_with_setup(variant, &setup).unwrap();
     assert_eq!(start.setup(), setup);
     conformance(start, 20, 9);
 }

@@ -642,11 +642,11 @@ fn cross_start_on_the_standard_board() {
     let pos = Dots::default();
     assert_eq!(
         pos.spec(),
-        GameSpec::Dots {
+        GameSpec::Dots(games::dots::DotsVariant {
             width: 39,
             height: 32,
             start: Start::Cross
-        }
+        })
     );
     assert_eq!(pos.point(20, 17), Some(Point::Dot(Player::First)));
     assert_eq!(pos.point(21, 16), Some(Point::Dot(Player::First)));

@@ -1,12 +1,13 @@
 //! Move-path counts (perft) as data, after shakmaty's perft files: every `tests/perft/*.txt` holds
 //! lines `<spec> <depth> <count>` (spec as [`GameSpec`]'s text, `#` starts a comment line), checked
-//! by one generic [`perft`]. A simple array-based mover, written independently of the crate, checks
-//! the smaller counts again, and the 3×3 tic-tac-toe game tree is counted in full.
+//! by one generic [`perft`]. Simple array-based movers, written independently of the crate (m,n,k with
+//! gravity for Connect Four; Kalah), check the smaller counts again, and the 3×3 tic-tac-toe game tree
+//! is counted in full.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use games::{Connect4, Dots, Game, GameSpec, Outcome, Player, TicTacToe};
+use games::{Game, GameKind, GameSpec, GameVisitor, Outcome, Player, TicTacToe};
 
 /// Lines whose count is at most this are also checked by the naive mover (it rescans the whole
 /// board at every node, so it is ~50 times slower).
@@ -34,17 +35,14 @@ fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
 }
 
 fn perft_of_spec(spec: GameSpec, depth: u32) -> u64 {
-    match spec {
-        GameSpec::TicTacToe { width, height, k } => {
-            perft(&mut TicTacToe::new(width, height, k), depth)
+    struct Perft(u32);
+    impl GameVisitor for Perft {
+        type Output = u64;
+        fn visit<G: Game>(self, mut start: G) -> u64 {
+            perft(&mut start, self.0)
         }
-        GameSpec::Connect4 { width, height } => perft(&mut Connect4::new(width, height), depth),
-        GameSpec::Dots {
-            width,
-            height,
-            start,
-        } => perft(&mut Dots::new(width, height, start), depth),
     }
+    spec.visit(Perft(depth))
 }
 
 /// One data line, with where it came from for messages.
@@ -97,10 +95,10 @@ fn cases() -> Vec<Case> {
 #[test]
 fn perft_files_match() {
     let cases = cases();
-    for kind in ["tictactoe", "connect4"] {
+    for &kind in GameKind::ALL {
         assert!(
-            cases.iter().any(|c| c.spec.kind().name() == kind),
-            "no {kind} perft data"
+            cases.iter().any(|c| c.spec.kind() == kind),
+            "no {kind} perft data in tests/perft"
         );
     }
     for case in &cases {
@@ -128,10 +126,14 @@ struct Naive {
 
 impl Naive {
     fn new(spec: GameSpec) -> Option<Naive> {
-        let (width, height, k, gravity) = match spec {
-            GameSpec::TicTacToe { width, height, k } => (width, height, k, false),
-            GameSpec::Connect4 { width, height } => (width, height, 4, true),
-            GameSpec::Dots { .. } => return None,
+        use games::connect4::Connect4Variant;
+        use games::tictactoe::TicTacToeVariant;
+        let (width, height, k, gravity) = if let Some(v) = spec.variant_of::<TicTacToeVariant>() {
+            (v.width, v.height, v.k, false)
+        } else if let Some(v) = spec.variant_of::<Connect4Variant>() {
+            (v.width, v.height, 4, true)
+        } else {
+            return None;
         };
         let (width, height) = (usize::from(width), usize::from(height));
         Some(Naive {

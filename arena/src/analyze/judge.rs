@@ -19,6 +19,8 @@
 
 use bots::c4_solver::board::{Board, Std7x6};
 use bots::c4_solver::solver::{Budget, Solved, Solver};
+use games::connect4::Connect4Variant;
+use games::tictactoe::TicTacToeVariant;
 use games::Player;
 use games::{Connect4, Game, GameSpec, TicTacToe};
 
@@ -84,28 +86,28 @@ pub fn nodes_in(detail: &str) -> Option<u64> {
 /// # Errors
 /// Dots, and Connect Four of any other size, with the reason.
 pub fn supports(spec: &GameSpec) -> Result<(), String> {
-    match spec {
-        GameSpec::TicTacToe { width, height, .. }
-            if u32::from(*width) * u32::from(*height) > MAX_TICTACTOE_SQUARES =>
-        {
-            Err(format!(
+    if let Some(TicTacToeVariant { width, height, .. }) = spec.variant_of() {
+        if u32::from(width) * u32::from(height) > MAX_TICTACTOE_SQUARES {
+            return Err(format!(
                 "the solver plays tic-tac-toe of at most {MAX_TICTACTOE_SQUARES} squares, not \
                  {width} × {height}"
+            ));
+        }
+        Ok(())
+    } else if let Some(Connect4Variant { width, height }) = spec.variant_of() {
+        if (width, height) == (7, 6) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the solver plays Connect Four 7 6 only, not {width} {height}"
             ))
         }
-        GameSpec::TicTacToe { .. }
-        | GameSpec::Connect4 {
-            width: 7,
-            height: 6,
-        } => Ok(()),
-        GameSpec::Connect4 { width, height } => Err(format!(
-            "the solver plays Connect Four 7 6 only, not {width} {height}"
-        )),
-        GameSpec::Dots { .. } => Err(
-            "there is no solver for Dots (solver adjudication is for Connect Four 7 6 and \
-                 tic-tac-toe)"
-                .into(),
-        ),
+    } else {
+        Err(format!(
+            "solving is not available for {}: there is no solver for it (solver adjudication and \
+             arena analyze are for Connect Four 7 6 and tic-tac-toe)",
+            spec.kind()
+        ))
     }
 }
 
@@ -142,8 +144,8 @@ fn judge_in_order(
     won_first: bool,
 ) -> Result<Option<Verdict>, String> {
     supports(spec)?;
-    match *spec {
-        GameSpec::Connect4 { width, height } => {
+    if let Some(Connect4Variant { width, height }) = spec.variant_of() {
+        {
             let pos: Connect4 = replay(Connect4::new(width, height), moves)?;
             let Some(b) = Board::from_game(Std7x6, &pos) else {
                 return Ok(None);
@@ -172,7 +174,8 @@ fn judge_in_order(
                 nodes: solver.nodes(),
             }))
         }
-        GameSpec::TicTacToe { width, height, k } => {
+    } else if let Some(TicTacToeVariant { width, height, k }) = spec.variant_of() {
+        {
             let pos = replay(TicTacToe::new(width, height, k), moves)?;
             if pos.outcome().is_some() {
                 return Ok(None);
@@ -185,7 +188,8 @@ fn judge_in_order(
                 nodes: oracle.nodes(),
             }))
         }
-        GameSpec::Dots { .. } => unreachable!("refused by supports"),
+    } else {
+        unreachable!("refused by supports")
     }
 }
 
@@ -260,7 +264,7 @@ mod tests {
         let dots: GameSpec = "dots 20 20 cross".parse().unwrap();
         assert!(judge(&dots, &[], 1)
             .unwrap_err()
-            .contains("no solver for Dots"));
+            .contains("not available for dots"));
         let wide: GameSpec = "connect4 8 7".parse().unwrap();
         assert!(supports(&wide).unwrap_err().contains("7 6 only"));
         let big: GameSpec = "tictactoe 4 4 3".parse().unwrap();

@@ -258,12 +258,24 @@ pub fn analyze(records: &[GameRecord], options: AnalyzeOptions) -> Result<Analys
             first.id
         );
     }
-    let mut oracle: Box<dyn Oracle> = match first.game.as_str() {
-        "tictactoe" => Box::new(tictactoe::TicTacToeOracle::new(&first.variant, options)?),
-        "connect4" => Box::new(connect4::Connect4Oracle::new(&first.variant, options)?),
-        other => bail!(
-            "{other} cannot be solved: arena analyze knows tic-tac-toe and Connect Four 7 × 6"
-        ),
+    let spec: games::GameSpec = game.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    // The games a solver exists for: the solvers are engines (`bots`), so they are found here, by the
+    // game's variant type, not declared in the game's folder.
+    let mut oracle: Box<dyn Oracle> = if spec
+        .variant_of::<games::tictactoe::TicTacToeVariant>()
+        .is_some()
+    {
+        Box::new(tictactoe::TicTacToeOracle::new(&first.variant, options)?)
+    } else if spec
+        .variant_of::<games::connect4::Connect4Variant>()
+        .is_some()
+    {
+        Box::new(connect4::Connect4Oracle::new(&first.variant, options)?)
+    } else {
+        bail!(
+            "analysis is not available for {}: arena analyze solves tic-tac-toe and Connect Four 7 × 6",
+            spec.kind()
+        )
     };
     let mut games = Vec::with_capacity(records.len());
     let mut bots: BTreeMap<String, BotAccuracy> = BTreeMap::new();
@@ -602,7 +614,11 @@ mod tests {
         let mut dots = GameRecord::example("a", "b", GameResult::Draw);
         (dots.game, dots.variant) = ("dots".into(), "20 20 cross".into());
         let err = analyze(&[dots], AnalyzeOptions::default()).unwrap_err();
-        assert!(err.to_string().contains("dots cannot be solved"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("analysis is not available for dots"),
+            "{err}"
+        );
         let mut big = GameRecord::example("a", "b", GameResult::Draw);
         big.variant = "8 7".into();
         assert!(analyze(&[big], AnalyzeOptions::default()).is_err());

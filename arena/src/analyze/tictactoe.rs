@@ -30,7 +30,8 @@ impl TicTacToeOracle {
         let spec: GameSpec = format!("tictactoe {variant}")
             .parse()
             .with_context(|| format!("tic-tac-toe variant {variant:?}"))?;
-        let GameSpec::TicTacToe { width, height, k } = spec else {
+        let Some(games::tictactoe::TicTacToeVariant { width, height, k }) = spec.variant_of()
+        else {
             bail!("{variant:?} is not a tic-tac-toe variant");
         };
         Ok(TicTacToeOracle {

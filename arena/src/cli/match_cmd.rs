@@ -32,7 +32,7 @@ use super::runtime;
 /// Example: `arena match builtin:alphabeta ./mybot --game connect4 --tc 10+0.1 --rounds 50
 /// --concurrency 2`.
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("clock").required(true).multiple(true).args(["tc", "movetime"])))]
+#[command(group(ArgGroup::new("clock").multiple(true).args(["tc", "movetime"])))]
 pub struct MatchArgs {
     /// Bot A, whose wins the score counts: builtin:NAME, or an executable's path (./mybot) or name on
     /// PATH.
@@ -74,7 +74,7 @@ pub struct MatchArgs {
     game: super::GameFlags,
     /// Each bot's clock for the game in seconds, as cutechess writes it: TIME+INC (10+0.1), TIME (60)
     /// or MIN:SEC+INC (1:30+1). Moves per period (40/60) are refused: a clock here is a budget for the
-    /// whole game plus an increment.
+    /// whole game plus an increment. Without --tc or --movetime: 2+0.02 (said on stderr).
     #[arg(long, value_name = "TIME+INC")]
     tc: Option<Clock>,
     /// A hard cap per move, seconds (cutechess's st=, e.g. 0.5); without --tc the only limit on a move.
@@ -194,6 +194,9 @@ pub fn run(args: MatchArgs) -> Result<ExitCode> {
 }
 
 /// The match the flags describe.
+/// The clock of a match given neither `--tc` nor `--movetime`: 2 s + 20 ms a bot, a quick match.
+const DEFAULT_TC: &str = "2+0.02";
+
 fn matchup(args: &MatchArgs) -> Result<Match> {
     let a = bot(
         &args.a,
@@ -257,8 +260,16 @@ fn matchup(args: &MatchArgs) -> Result<Match> {
     Ok(Match {
         name: args.name.clone(),
         bots: [a, b],
-        game: args.game.config(),
-        clock: args.tc,
+        game: args.game.config()?,
+        clock: match (args.tc, args.movetime) {
+            (None, None) => {
+                arena::errln!(
+                    "arena match: no --tc or --movetime given: each bot plays with {DEFAULT_TC} (--tc {DEFAULT_TC})"
+                );
+                Some(DEFAULT_TC.parse().map_err(anyhow::Error::msg)?)
+            }
+            (tc, _) => tc,
+        },
         movetime_ms: args.movetime,
         length,
         openings: args.openings.as_ref().map(|file| OpeningsConfig {

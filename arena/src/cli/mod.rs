@@ -75,33 +75,45 @@ pub enum Command {
 /// as flags.
 #[derive(Debug, clap::Args)]
 pub struct GameFlags {
-    /// tictactoe, connect4 or dots.
+    /// The game, and its variant's words if not the default: `connect4`, `"connect4 7 6"`,
+    /// `"dots 20 20 cross"`, `"kalah 6 6"` (the words of the protocol's `game` command).
     #[arg(long)]
     game: String,
-    /// Columns (tic-tac-toe, Connect Four) or points across (Dots); default: the game's.
+    /// The key `width` of games that have one (tic-tac-toe, Connect Four, Dots).
     #[arg(long)]
     width: Option<u32>,
-    /// Rows, or points down; default: the game's.
+    /// The key `height` of games that have one.
     #[arg(long)]
     height: Option<u32>,
-    /// Tic-tac-toe: stones in a row to win.
+    /// Tic-tac-toe's key `k`: stones in a row to win.
     #[arg(long)]
     k: Option<u32>,
-    /// Dots: empty, cross (default) or four-crosses.
+    /// Dots's key `start`: empty, cross (default) or four-crosses.
     #[arg(long)]
     start: Option<String>,
 }
 
 impl GameFlags {
-    /// The `[game]` table of these flags.
-    fn config(&self) -> arena::config::GameConfig {
-        arena::config::GameConfig {
-            name: self.game.clone(),
-            width: self.width,
-            height: self.height,
-            k: self.k,
-            start: self.start.clone(),
+    /// The `[game]` table of these flags: the words of `--game` by key, then the key flags on top.
+    ///
+    /// # Errors
+    /// An unknown game, or more words than it has keys.
+    fn config(&self) -> Result<arena::config::GameConfig> {
+        let mut game = arena::config::GameConfig::from_words(&self.game)
+            .map_err(|e| anyhow::anyhow!("--game {e}"))?;
+        for (key, value) in [
+            ("width", self.width),
+            ("height", self.height),
+            ("k", self.k),
+        ] {
+            if let Some(v) = value {
+                game.set(key, &v.to_string());
+            }
         }
+        if let Some(s) = &self.start {
+            game.set("start", s);
+        }
+        Ok(game)
     }
 }
 

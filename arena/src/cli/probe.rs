@@ -88,11 +88,7 @@ pub fn run(args: ProbeArgs) -> Result<ExitCode> {
             arena::config::ProtocolKind::Ugi
         },
         options,
-        game: args.game.game,
-        width: args.game.width,
-        height: args.game.height,
-        k: args.game.k,
-        start: args.game.start,
+        game: args.game.config()?,
         games: args.games,
         opponent: args.opponent,
         time_ms: args.time_ms,
@@ -115,7 +111,7 @@ pub fn run(args: ProbeArgs) -> Result<ExitCode> {
         } else {
             "ugi"
         },
-        opts.game,
+        opts.game.name,
         opts.opponent,
         opts.games,
         opts.time_ms,

@@ -511,13 +511,7 @@ mod tests {
                 },
                 bot("random", BotSource::Builtin("random".into())),
             ],
-            game: GameConfig {
-                name: "connect4".into(),
-                width: None,
-                height: None,
-                k: None,
-                start: None,
-            },
+            game: GameConfig::from_words("connect4").unwrap(),
             clock: Some(Clock {
                 time_ms: 10_000,
                 inc_ms: 100,

@@ -302,20 +302,79 @@ pub enum Format {
     Knockout,
 }
 
-/// `[game]`: which game and which variant.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+/// `[game]`: which game and which variant. The keys besides `name` belong to the game: each game
+/// declares its own ([`games::Variant::PARAMS`]: `width`, `height`, `k` for tic-tac-toe; `width`,
+/// `height`, `start` for Dots; `pits`, `seeds` for Kalah; `docs/configs.md` lists them), and the plan
+/// refuses a key the game does not have, with its line and column ([`crate::plan::Plan::new`]).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct GameConfig {
-    /// `tictactoe`, `connect4` or `dots`.
+    /// A game of the registry ([`games::GameKind`]): `tictactoe`, `connect4`, `dots`, `kalah`.
     pub name: String,
-    /// Columns (tic-tac-toe, Connect Four) or points across (Dots).
-    pub width: Option<u32>,
-    /// Rows, or points down.
-    pub height: Option<u32>,
-    /// Tic-tac-toe only: stones in a row to win.
-    pub k: Option<u32>,
-    /// Dots only: `empty`, `cross` (default) or `four-crosses`.
-    pub start: Option<String>,
+    /// The variant's keys as written, each a number or a string; checked against the game's when the
+    /// plan is made.
+    #[serde(flatten)]
+    pub keys: BTreeMap<String, toml::Value>,
+}
+
+impl GameConfig {
+    /// The `[game]` table of `spec`: its name and every key of its variant (numbers as integers).
+    pub fn of(spec: &games::GameSpec) -> GameConfig {
+        let words = spec.variant();
+        let keys = spec
+            .kind()
+            .params()
+            .iter()
+            .zip(words.split_whitespace())
+            .map(|(p, w)| (p.key.to_string(), key_value(w)))
+            .collect();
+        GameConfig {
+            name: spec.kind().name().to_string(),
+            keys,
+        }
+    }
+
+    /// The `[game]` table of a game's text as the protocol's `game` command writes it (`kalah 6 4`,
+    /// `connect4`): the name, and each word given under its key (`pits = 6`, `seeds = 4`). Nothing is
+    /// checked but the number of words; [`crate::plan::Plan::new`] checks the rest.
+    ///
+    /// # Errors
+    /// An unknown game, or more words than the game has keys.
+    pub fn from_words(text: &str) -> Result<GameConfig, String> {
+        let mut words = text.split_whitespace();
+        let name = words.next().unwrap_or_default();
+        let kind: games::GameKind = name.parse().map_err(|e| format!("{e}"))?;
+        let rest: Vec<&str> = words.collect();
+        let params = kind.params();
+        if rest.len() > params.len() {
+            return Err(format!(
+                "{text:?}: {kind} takes at most {} words after its name ({})",
+                params.len(),
+                params.iter().map(|p| p.key).collect::<Vec<_>>().join(" ")
+            ));
+        }
+        let keys = params
+            .iter()
+            .zip(rest)
+            .map(|(p, w)| (p.key.to_string(), key_value(w)))
+            .collect();
+        Ok(GameConfig {
+            name: kind.name().to_string(),
+            keys,
+        })
+    }
+
+    /// Sets key `key` to `value` (a flag such as `--width 8`): a number if it reads as one.
+    pub fn set(&mut self, key: &str, value: &str) {
+        self.keys.insert(key.to_string(), key_value(value));
+    }
+}
+
+/// A variant's word as a config value: an integer if it reads as one, else a string.
+fn key_value(word: &str) -> toml::Value {
+    match word.parse::<i64>() {
+        Ok(n) => toml::Value::Integer(n),
+        Err(_) => toml::Value::String(word.to_string()),
+    }
 }
 
 /// `[time_control]`: a budget per game plus an increment (Fischer), or a fixed time per move. All in ms.

@@ -94,6 +94,21 @@ pub fn position(text: &str, keys: &[&str], expected: &str) -> Option<(usize, usi
     }
 }
 
+/// The 1-based line and column of the value at `keys` in the TOML `text`, whatever its type (a number,
+/// a string, a table); `None` when the text does not parse or has no value there.
+pub fn value_position(text: &str, keys: &[&str]) -> Option<(usize, usize)> {
+    let root: Spanned<Node> = toml::from_str(text).ok()?;
+    let mut node = &root;
+    for key in keys {
+        node = match node.get_ref() {
+            Node::Table(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)?,
+            Node::Array(items) => items.get(key.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(super::line_column(text, node.span().start))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,5 +141,9 @@ mod tests {
             position("when = 1979-05-27\nname = \"d\"\n", &["name"], "d"),
             Some((2, 8))
         );
+        // Any value, a number included.
+        let game = "[game]\nname = \"kalah\"\nwidth = 7\n";
+        assert_eq!(value_position(game, &["game", "width"]), Some((3, 9)));
+        assert_eq!(value_position(game, &["game", "height"]), None);
     }
 }

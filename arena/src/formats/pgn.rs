@@ -109,10 +109,25 @@ pub fn game(r: &GameRecord, event: &str, evals: &[Option<MoveEval>]) -> String {
     out.push('\n');
 
     // Step 2. The movetext, wrapped before 80 columns.
+    // Where the side to move does not alternate (Kalah's extra move), every turn is numbered: `n.` for
+    // the first player's, `n...` for the second's; else chess's `n.` before the first player's moves.
+    let movers = r.movers();
+    let alternates = movers.windows(2).all(|w| w[0] != w[1] || w[0].is_none());
     let mut words: Vec<String> = Vec::new();
+    let mut turn = 0;
     for (k, m) in r.moves.iter().enumerate() {
-        if k % 2 == 0 {
-            words.push(format!("{}.", k / 2 + 1));
+        let mover = movers.get(k).copied().flatten();
+        if alternates {
+            if k % 2 == 0 {
+                words.push(format!("{}.", k / 2 + 1));
+            }
+        } else if k == 0 || movers[k - 1] != mover {
+            if mover != Some(games::Player::Second) {
+                turn += 1;
+                words.push(format!("{turn}."));
+            } else {
+                words.push(format!("{}...", turn.max(1)));
+            }
         }
         words.push(m.clone());
         words.extend(move_comment(r, k, evals).map(|c| format!("{{{c}}}")));

@@ -8,7 +8,10 @@ use crate::record::GameRecord;
 /// # Errors
 /// A game that is not Connect Four, or a move that is not a single column digit.
 pub fn digits(record: &GameRecord) -> Result<String, String> {
-    if record.game != "connect4" {
+    let pons = format!("{} {}", record.game, record.variant)
+        .parse::<games::GameSpec>()
+        .is_ok_and(|s| s.record_formats().contains(&games::RecordFormat::Pons));
+    if !pons {
         return Err(format!(
             "game {}: Pons's notation is for Connect Four, not {}",
             record.id, record.game

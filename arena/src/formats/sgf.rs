@@ -26,8 +26,8 @@
 
 use std::fmt::Write as _;
 
-use games::dots::{Dots, Point};
-use games::{DotsStart, Game, GameSpec, GameVisitor, Outcome, Player, Setup};
+use games::dots::{Dots, DotsVariant, Point};
+use games::{DotsStart, Game, GameSpec, GameVisitor, Outcome, Player, RecordFormat, Setup};
 use sgf_parse::unknown_game::Prop;
 use sgf_parse::GameTree;
 
@@ -177,13 +177,18 @@ pub fn commented(
 /// # Errors
 /// A game other than Dots, or a Dots board over [`MAX_SIDE`] points a side.
 pub fn writable(spec: &GameSpec) -> Result<(), String> {
-    match *spec {
-        GameSpec::Dots { width, height, .. } if width > MAX_SIDE || height > MAX_SIDE => {
-            Err(format!(
-                "cannot write this {width}×{height} board: SGF's letters reach {MAX_SIDE} points a side"
-            ))
+    match spec.variant_of::<DotsVariant>() {
+        Some(DotsVariant { width, height, .. })
+            if spec.record_formats().contains(&RecordFormat::Sgf) =>
+        {
+            if width > MAX_SIDE || height > MAX_SIDE {
+                Err(format!(
+                    "cannot write this {width}×{height} board: SGF's letters reach {MAX_SIDE} points a side"
+                ))
+            } else {
+                Ok(())
+            }
         }
-        GameSpec::Dots { .. } => Ok(()),
         _ => Err(format!(
             "writes Dots games only (SGF's GM[40]), not {}",
             spec.kind()
@@ -204,11 +209,11 @@ fn tree(
     let spec: GameSpec = format!("{} {}", record.game, record.variant)
         .parse()
         .map_err(|e: games::SpecError| fail(e.to_string()))?;
-    let GameSpec::Dots {
+    let Some(DotsVariant {
         width: w,
         height: h,
         start,
-    } = spec
+    }) = spec.variant_of()
     else {
         return Err(fail(format!(
             "SGF (GM[40]) is written for Dots only, not {}; use --format pgn",
@@ -555,11 +560,11 @@ impl SgfGame {
     /// A move that is illegal in the replayed position, with its ply.
     pub fn to_record(&self, id: &str) -> Result<GameRecord, String> {
         let (start, setup) = self.start();
-        let spec = GameSpec::Dots {
+        let spec = GameSpec::from(DotsVariant {
             width: self.width,
             height: self.height,
             start,
-        };
+        });
         let end = spec
             .visit_with_setup(&setup, End(&self.moves))
             .map_err(|e| e.to_string())??;
@@ -611,7 +616,7 @@ impl SgfGame {
             id: id.to_string(),
             round: self.round.parse().unwrap_or(0),
             pair: 0,
-            game: "dots".into(),
+            game: <DotsVariant as games::Variant>::NAME.into(),
             variant: spec.variant(),
             first: self.first.clone(),
             second: self.second.clone(),

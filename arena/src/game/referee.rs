@@ -104,13 +104,37 @@ pub struct GameEnv {
     pub affinity: Option<Vec<usize>>,
 }
 
+/// The position a game in progress has reached, as a watcher sees it.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// The board as text (the game's `Display`: rows of the board).
+    pub text: String,
+    /// The board picture ([`Game::frame`]), which the live board draws.
+    pub frame: games::Frame,
+    /// Each side's clock, ms left (first, second); `None` for a side without a game clock.
+    pub clocks_ms: [Option<u64>; 2],
+    /// The side to move next; `None` once the game is over.
+    pub to_move: Option<Player>,
+}
+
+impl Position {
+    /// The position `pos` with the clocks of `seats`.
+    fn of<G: Game>(pos: &G, seats: &[Seat<'_>; 2]) -> Position {
+        Position {
+            text: pos.to_string(),
+            frame: pos.frame(),
+            clocks_ms: [seats[0].clock.left_ms(), seats[1].clock.left_ms()],
+            to_move: pos.outcome().is_none().then(|| pos.turn()),
+        }
+    }
+}
+
 /// An observer of the games in progress, called from each game's task after the opening, after
 /// every ply, and at the end: keep it quick (the clock of the side to move is not running, but the
 /// game waits).
 pub trait Watch: Send + Sync + std::fmt::Debug {
-    /// The game so far: `record` (its players and `moves`) and the position after them as text (the
-    /// game's `Display`: rows of the board).
-    fn moved(&self, record: &GameRecord, board: &str);
+    /// The game so far: `record` (its players and `moves`) and the position after them.
+    fn moved(&self, record: &GameRecord, position: &Position);
     /// Game `id` is over (recorded or not).
     fn ended(&self, id: &str);
     /// Game `record` is over and about to be handed back; `evals` holds, for each move a bot made (as
@@ -272,7 +296,7 @@ impl<'a> Referee<'a> {
         }
         record.score = pos.score();
         if let Some(w) = &self.env.watch {
-            w.moved(record, &pos.to_string());
+            w.moved(record, &Position::of(&pos, seats));
         }
 
         // Step 2. Start both bots and shake hands, at the same time, under the startup deadline.
@@ -340,6 +364,9 @@ impl<'a> Referee<'a> {
         // Step 3. Moves until the game ends. `own`: each bot's scores of its own moves, for
         // `[adjudication]`.
         let mut own: [Vec<Option<MoveEval>>; 2] = [Vec::new(), Vec::new()];
+        // Who made the last move a bot chose (not the opening's): a side that moves again (Kalah) may
+        // have written its next move already.
+        let mut last_mover: Option<Player> = None;
         loop {
             if let Some(outcome) = pos.outcome() {
                 let grounded = record.moves.last().map(String::as_str) == Some("ground");
@@ -405,9 +432,11 @@ impl<'a> Referee<'a> {
                 seats[1].clock.control().inc_ms,
             ];
             let seat = &mut seats[side.index()];
-            let (text, spent, eval) = request_move(seat, &game.setup, &record.moves, clocks, incs)
-                .await
-                .map_err(|f| Fault::Bot(side, f))?;
+            let again = last_mover == Some(side);
+            let (text, spent, eval) =
+                request_move(seat, &game.setup, &record.moves, clocks, incs, again)
+                    .await
+                    .map_err(|f| Fault::Bot(side, f))?;
             if plan.suspend_idle {
                 if let Some(p) = seat.process.as_mut() {
                     p.suspend(true);
@@ -422,15 +451,20 @@ impl<'a> Referee<'a> {
                     Forfeit::new(Termination::Illegal, format!("move {text}: {e}")),
                 )
             })?;
-            second_answer(seat, &text).map_err(|f| Fault::Bot(side, f))?;
+            // A side that moves again (Kalah) may have written its next move with this one: that line
+            // is the answer to its next request, not a second answer to this one.
+            if pos.turn() != side || pos.outcome().is_some() {
+                second_answer(seat, &text).map_err(|f| Fault::Bot(side, f))?;
+            }
             record.moves.push(m.to_string());
             record.move_ms.push(spent);
+            last_mover = Some(side);
             evals.push(eval);
             own[side.index()].push(eval);
             record.score = pos.score();
             seat.known = record.moves.len();
             if let Some(w) = &self.env.watch {
-                w.moved(record, &pos.to_string());
+                w.moved(record, &Position::of(&pos, seats));
             }
         }
     }
@@ -559,12 +593,15 @@ async fn handshake(seat: &mut Seat<'_>, game_line: &str, seed: u64) -> Result<()
 /// Asks the seat's bot for its move in the position after `moves` (played from the start with `setup`'s
 /// dots), under its clock. Returns the move text, the time it took, ms (as charged to the clock), and
 /// the last score the bot gave with it (a UGI `info … score …` line after the request's `readyok`).
+/// `again`: the bot made the last move too (Kalah's extra move), so a CodeCup bot's move already
+/// written is the answer to this request.
 async fn request_move(
     seat: &mut Seat<'_>,
     setup: &games::Setup,
     moves: &[String],
     clocks: [Option<u64>; 2],
     incs: [u64; 2],
+    again: bool,
 ) -> Result<(String, u64, Option<MoveEval>), Forfeit> {
     let allowed = seat.clock.allowance();
     // CodeCup has no handshake, so a bot's start-up and its first move cannot be told apart: the first
@@ -578,7 +615,9 @@ async fn request_move(
     seat.asked = true;
     let process = seat.process.as_mut().expect("spawned");
     // An answer nobody asked for, left from the last request, would be taken for the answer to this one.
-    while let Some(line) = process.buffered_line() {
+    // (A CodeCup bot that moves again may have written this move with its last one: read it below.)
+    let early_ok = again && seat.bot.protocol == ProtocolKind::Codecup;
+    while let Some(line) = (!early_ok).then(|| process.buffered_line()).flatten() {
         if protocol::is_answer(seat.bot.protocol, &line) {
             return Err(Forfeit::new(
                 Termination::Protocol,

@@ -303,7 +303,7 @@ mod tests {
             .contains("7 6 only"));
         assert!(solver(Some(1), None, "dots 20 20 cross")
             .unwrap_err()
-            .contains("no solver for Dots"));
+            .contains("not available for dots"));
         assert!(c((Some(2), Some(-6)), (None, None, None))
             .unwrap_err()
             .contains("at least 0"));

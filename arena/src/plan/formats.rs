@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use games::{Game, GameSpec, GameVisitor};
+
 use super::{BotPlan, KnockoutPlan};
 use crate::config::{Config, Format, Tiebreak};
 
@@ -26,8 +28,13 @@ pub struct Formats {
 /// # Errors
 /// A message naming the key: a key given to a format that ignores it, `rounds` missing or out of range,
 /// `pairs = 0`, `games_per_pair` in a knockout, `cycles = 0`, an
-/// unknown or repeated tie-break, `capture-difference` outside Dots.
-pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Formats, String> {
+/// unknown or repeated tie-break, `capture-difference` in a game without a score ([`games::Game::score`]).
+pub fn plan_formats(
+    config: &Config,
+    spec: &GameSpec,
+    bots: &[BotPlan],
+    base: &Path,
+) -> Result<Formats, String> {
     let n = bots.len();
     let swiss_rounds = match (config.format, config.rounds) {
         (Format::Swiss, None) => return Err("format = \"swiss\" needs rounds = N".into()),
@@ -91,8 +98,11 @@ pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Fo
         if tiebreaks.contains(&t) {
             return Err(format!("tiebreaks: {word} is listed twice"));
         }
-        if t == Tiebreak::CaptureDifference && config.game.name != "dots" {
-            return Err("tiebreaks: capture-difference is for Dots only".into());
+        if t == Tiebreak::CaptureDifference && !keeps_score(spec) {
+            return Err(format!(
+                "tiebreaks: capture-difference is for games that keep a score (Dots, Kalah), not {}",
+                spec.kind()
+            ));
         }
         tiebreaks.push(t);
     }
@@ -102,4 +112,17 @@ pub fn plan_formats(config: &Config, bots: &[BotPlan], base: &Path) -> Result<Fo
         cycles,
         tiebreaks,
     })
+}
+
+/// Whether the game of `spec` keeps a score ([`Game::score`]: Dots' captures, Kalah's stores), which the
+/// tie-break `capture-difference` compares.
+pub fn keeps_score(spec: &GameSpec) -> bool {
+    struct Score;
+    impl GameVisitor for Score {
+        type Output = bool;
+        fn visit<G: Game>(self, start: G) -> bool {
+            start.score().is_some()
+        }
+    }
+    spec.visit(Score)
 }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
 
-use games::{DotsStart, Game, GameKind, GameSpec, GameVisitor};
+use games::{Game, GameKind, GameSpec, GameVisitor};
 
 use crate::config::time_control::TimeControl;
 use crate::config::{
@@ -299,12 +299,11 @@ impl Plan {
                 "max_plies must be at least 1 (leave it out for no adjudication)".into(),
             ));
         }
-        let spec = game_spec(config).map_err(|(key, m)| {
-            let value = match key {
-                "start" => config.game.start.as_deref().unwrap_or_default(),
-                _ => &config.game.name,
-            };
-            err_at(&["game", key], value, format!("[game]: {m}"))
+        let spec = game_spec(config).map_err(|(key, m)| PlanError {
+            position: std::fs::read_to_string(config_path)
+                .ok()
+                .and_then(|text| crate::config::span::value_position(&text, &["game", &key])),
+            ..err(format!("[game]: {m}"))
         })?;
         if let Some(path) = &config.sgfout {
             crate::formats::sgf::writable(&spec).map_err(|reason| {
@@ -409,7 +408,7 @@ impl Plan {
                 "games_per_pair = {games_per_pair} is more than {MAX_GAMES_PER_PAIR}"
             )));
         }
-        let formats = formats::plan_formats(config, &bots, &base).map_err(err)?;
+        let formats = formats::plan_formats(config, &spec, &bots, &base).map_err(err)?;
         let games_per_pair = games_per_pair
             .checked_mul(formats.cycles)
             .filter(|&g| g <= MAX_GAMES_PER_PAIR)
@@ -537,18 +536,46 @@ impl Plan {
     }
 }
 
-/// The game of `[game]`, or the key whose value is at fault (`name` for a variant out of range) and why.
-fn game_spec(config: &Config) -> Result<GameSpec, (&'static str, String)> {
+/// The game of `[game]`, or the key whose value is at fault (`name` when no other is) and why: an
+/// unknown game, a key the game does not have (another game's key), a value of the wrong type or out
+/// of range.
+fn game_spec(config: &Config) -> Result<GameSpec, (String, String)> {
     let g = &config.game;
-    let kind: GameKind = g.name.parse().map_err(|e| ("name", format!("{e}")))?;
-    let start: Option<DotsStart> = g
-        .start
-        .as_deref()
-        .map(str::parse)
-        .transpose()
-        .map_err(|e| ("start", format!("{e}")))?;
-    let spec =
-        GameSpec::new(kind, g.width, g.height, g.k, start).map_err(|e| ("name", e.to_string()))?;
+    let kind: GameKind = g
+        .name
+        .parse()
+        .map_err(|e| ("name".into(), format!("{e}")))?;
+    let params = kind.params();
+    let mut texts: Vec<Option<String>> = vec![None; params.len()];
+    for (key, value) in &g.keys {
+        let Some(i) = params.iter().position(|p| p.key == key) else {
+            return Err((
+                key.clone(),
+                format!(
+                    "{kind} has no key {key} (its keys: {})",
+                    params.iter().map(|p| p.key).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        };
+        texts[i] = Some(match value {
+            toml::Value::Integer(n) => n.to_string(),
+            toml::Value::String(s) => s.clone(),
+            other => {
+                return Err((
+                    key.clone(),
+                    format!("{key} = {other}: expected a number or a string"),
+                ))
+            }
+        });
+    }
+    let words: Vec<Option<&str>> = texts.iter().map(Option::as_deref).collect();
+    let spec = kind.spec(&words).map_err(|e| {
+        let key = e
+            .key()
+            .filter(|k| g.keys.contains_key(*k))
+            .unwrap_or("name");
+        (key.to_string(), e.to_string())
+    })?;
     struct Over;
     impl GameVisitor for Over {
         type Output = bool;
@@ -558,7 +585,7 @@ fn game_spec(config: &Config) -> Result<GameSpec, (&'static str, String)> {
     }
     if spec.visit(Over) {
         return Err((
-            "name",
+            "name".into(),
             format!("{spec}: the game is over in its start position (no bot would move)"),
         ));
     }
@@ -932,13 +959,7 @@ mod tests {
         let plan = Plan::new(&config("", TWO), Path::new("t.toml"), Path::new("/x/arena")).unwrap();
         assert_eq!(plan.bots[0].launch.program, PathBuf::from("/x/arena"));
         assert_eq!(plan.bots[0].launch.args, vec!["bot", "random"]);
-        assert_eq!(
-            plan.spec,
-            GameSpec::Connect4 {
-                width: 7,
-                height: 6
-            }
-        );
+        assert_eq!(plan.spec, "connect4 7 6".parse().unwrap());
     }
 
     #[test]
@@ -1080,9 +1101,7 @@ mod tests {
         assert!(plan_err("opening_plies = 2\nmax_plies = 2", TWO).contains("inside their opening"));
         let four = config("", TWO);
         let mut dots = four.clone();
-        dots.game.name = "dots".into();
-        (dots.game.width, dots.game.height) = (Some(4), Some(4));
-        dots.game.start = Some("four-crosses".into());
+        dots.game = crate::config::GameConfig::from_words("dots 4 4 four-crosses").unwrap();
         let e = Plan::new(&dots, Path::new("t.toml"), Path::new("/bin/arena"))
             .unwrap_err()
             .to_string();

@@ -93,11 +93,11 @@ fn is_sgf(p: &Path) -> bool {
 
 /// The opening of SGF game `game` in a tournament of `spec`.
 fn from_sgf(spec: GameSpec, game: &sgf::SgfGame) -> Result<Opening, String> {
-    let GameSpec::Dots {
+    let Some(games::dots::DotsVariant {
         width,
         height,
         start,
-    } = spec
+    }) = spec.variant_of()
     else {
         return Err(format!(
             "SGF openings are Dots games (GM[40]); the tournament plays {}",

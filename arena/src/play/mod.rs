@@ -52,30 +52,10 @@ pub struct PlayOptions {
 /// (the person's side is `arena bot human`).
 fn config_text(opts: &PlayOptions, name: &str, self_exe: &Path) -> Result<String> {
     use toml::{Table, Value};
-    let mut game = Table::new();
-    match opts.spec {
-        GameSpec::TicTacToe { width, height, k } => {
-            game.insert("name".into(), "tictactoe".into());
-            game.insert("width".into(), i64::from(width).into());
-            game.insert("height".into(), i64::from(height).into());
-            game.insert("k".into(), i64::from(k).into());
-        }
-        GameSpec::Connect4 { width, height } => {
-            game.insert("name".into(), "connect4".into());
-            game.insert("width".into(), i64::from(width).into());
-            game.insert("height".into(), i64::from(height).into());
-        }
-        GameSpec::Dots {
-            width,
-            height,
-            start,
-        } => {
-            game.insert("name".into(), "dots".into());
-            game.insert("width".into(), i64::from(width).into());
-            game.insert("height".into(), i64::from(height).into());
-            game.insert("start".into(), start.to_string().into());
-        }
-    }
+    let game: Table = match toml::Value::try_from(crate::config::GameConfig::of(&opts.spec)) {
+        Ok(toml::Value::Table(t)) => t,
+        _ => Table::new(),
+    };
     let mut bot_tc = Table::new();
     bot_tc.insert("time_ms".into(), (opts.bot_time_ms as i64).into());
     bot_tc.insert("inc_ms".into(), (opts.bot_inc_ms as i64).into());

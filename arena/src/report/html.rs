@@ -3,17 +3,19 @@
 //!
 //! The tables (standings with Elo and 95% intervals, crosstable, LOS, forfeits by kind, the SPRT's
 //! state, the config) are written here as HTML from the same [`Report`] as the console text. The games
-//! are embedded as JSON (`<script type="application/json" id="data">`) with each game's moves as a
-//! compact string ([`compact_moves`]); the page's script (`assets/report.js`) lists them and builds a
-//! game's SVG board only when it is opened, replaying the moves by its own port of the rules (the
-//! Dots captures of `games/src/dots/capture.rs`), which the browser test (`arena/tests/report_browser.rs`)
-//! checks against the `games` crate ply by ply. See `docs/report.md`.
+//! are embedded as JSON (`<script type="application/json" id="data">`), and their moves and board
+//! pictures, position by position ([`crate::frames`], drawn by the games crate), as one compressed
+//! block (`<script type="application/octet-stream" id="frames">`); the page's script
+//! (`assets/report.js`) lists the games and draws an opened game's positions with the one board
+//! renderer ([`crate::frames::BOARD_JS`]), which knows no rules. The browser test
+//! (`arena/tests/report_browser.rs`) checks the pieces drawn against the `games` crate ply by ply. See
+//! `docs/report.md`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use games::Player;
+use games::{GameSpec, Player, RecordFormat};
 use serde::Serialize;
 
 use super::{Report, ReportOptions};
@@ -27,14 +29,14 @@ const JS: &str = include_str!("assets/report.js");
 /// The page's file name in a results folder.
 pub const FILE: &str = "report.html";
 
-/// The alphabet of [`compact_moves`]: 64 characters, safe in JSON and HTML.
+/// The alphabet of [`compact_ms`]: 64 characters, safe in JSON and HTML.
 pub const ALPHABET: &[u8; 64] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 
 /// Which record files of `arena export` are in `<dir>/export/` (the paths of
 /// `arena export`), so the page links only to files that exist.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Exports {
-    /// `export/<id>.sgf` for every Dots game.
+    /// `export/<id>.sgf` for every game whose records have SGF (Dots).
     pub sgf: bool,
     /// `export/games.pgn`.
     pub pgn: bool,
@@ -46,14 +48,24 @@ impl Exports {
     /// Looks in `<dir>/export/` for the files of `records`.
     pub fn find(dir: &Path, records: &[GameRecord]) -> Exports {
         let export = dir.join("export");
-        let mut dots = records.iter().filter(|r| r.game == "dots").peekable();
+        let mut sgf = records
+            .iter()
+            .filter(|r| has(r, RecordFormat::Sgf))
+            .peekable();
         Exports {
-            sgf: dots.peek().is_some()
-                && dots.all(|r| export.join(format!("{}.sgf", r.id)).is_file()),
+            sgf: sgf.peek().is_some()
+                && sgf.all(|r| export.join(format!("{}.sgf", r.id)).is_file()),
             pgn: export.join("games.pgn").is_file(),
             pons: export.join("games.pons").is_file(),
         }
     }
+}
+
+/// Whether `format` applies to the records of `r`'s game ([`games::Game::RECORD_FORMATS`]).
+fn has(r: &GameRecord, format: RecordFormat) -> bool {
+    format!("{} {}", r.game, r.variant)
+        .parse::<GameSpec>()
+        .is_ok_and(|s| s.record_formats().contains(&format))
 }
 
 /// What the page shows.
@@ -74,7 +86,8 @@ pub struct Page<'a> {
     pub extras: (String, Vec<(&'static str, &'static str)>),
 }
 
-/// One game in the page's JSON (short keys: a contest has thousands).
+/// One game in the page's JSON (short keys: a contest has thousands); its moves and pictures are in the
+/// compressed block, at the same index.
 #[derive(Serialize)]
 struct GameJson<'a> {
     /// Id.
@@ -93,13 +106,8 @@ struct GameJson<'a> {
     d: &'a str,
     /// Plies.
     n: u32,
-    /// Dots: captures of [first, second].
+    /// The score of [first, second] where the game keeps one (Dots' captures, Kalah's stores).
     s: Option<[u32; 2]>,
-    /// Moves as [`compact_moves`] writes them, or `None` when a move has no compact form …
-    m: Option<String>,
-    /// … and then the moves as `games.csv` holds them (space-separated).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mm: Option<String>,
     /// ms per ply after the opening, as [`compact_ms`] writes them.
     ms: String,
     /// Opening plies.
@@ -110,48 +118,18 @@ struct GameJson<'a> {
     tc: [&'a str; 2],
     /// When it ended (RFC 3339).
     dt: &'a str,
-    /// Connect Four won on the board: the winning line's discs as `column-row` (1-based, the board's
-    /// `data-cell`), highlighted on the last ply ([`winning_line`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    w: Option<Vec<String>>,
+    /// Record formats beyond PGN whose files the viewer links (`sgf`, `pons`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    x: Vec<&'static str>,
 }
 
-/// The discs of the line that won a Connect Four game on the board (`normal`, not drawn): every disc of
-/// a row of four or more through the last move, as `column-row` (1-based); `None` for other games and
-/// endings, or moves that do not replay.
-pub fn winning_line(r: &GameRecord) -> Option<Vec<String>> {
-    if r.game != "connect4" || r.termination != Termination::Normal || r.result == GameResult::Draw
-    {
-        return None;
-    }
-    let spec = format!("connect4 {}", r.variant).parse::<games::GameSpec>();
-    let Ok(games::GameSpec::Connect4 { width, height }) = spec else {
-        return None;
-    };
-    let pos = games::Connect4::from_moves(width, height, &r.moves.concat()).ok()?;
-    let col = r.moves.last()?.parse::<u8>().ok()?.checked_sub(1)?;
-    let row = (0..height).rev().find(|&y| pos.get(col, y).is_some())?;
-    let who = pos.get(col, row)?;
-    // `get` is `None` off the board.
-    let mine = |x: i32, y: i32| match (u8::try_from(x), u8::try_from(y)) {
-        (Ok(x), Ok(y)) => pos.get(x, y) == Some(who),
-        _ => false,
-    };
-    let mut cells = Vec::new();
-    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-        let (c, r0) = (i32::from(col), i32::from(row));
-        let back = (1..).take_while(|&k| mine(c - k * dx, r0 - k * dy)).count() as i32;
-        let ahead = (1..).take_while(|&k| mine(c + k * dx, r0 + k * dy)).count() as i32;
-        if back + ahead + 1 >= 4 {
-            for k in -back..=ahead {
-                let cell = format!("{}-{}", c + k * dx + 1, r0 + k * dy + 1);
-                if !cells.contains(&cell) {
-                    cells.push(cell);
-                }
-            }
-        }
-    }
-    (!cells.is_empty()).then_some(cells)
+/// One game in the compressed block: its moves and its pictures.
+#[derive(Serialize)]
+struct ViewJson<'a> {
+    /// The moves, in the game's notation.
+    m: &'a [String],
+    /// The pictures ([`crate::frames::Replay`]).
+    f: crate::frames::Replay,
 }
 
 #[derive(Serialize)]
@@ -162,42 +140,6 @@ struct DataJson<'a> {
     variants: Vec<String>,
     exports: Exports,
     games: Vec<GameJson<'a>>,
-}
-
-/// The moves of a game of kind `game` as one string the page decodes: Dots two characters a ply, the
-/// [`ALPHABET`] letters of x − 1 and y − 1 (`ground` is `!!`); tic-tac-toe the letters of the column and
-/// row − 1; Connect Four the column digit. `None` if a move is not in the game's notation (the page then
-/// reads the moves as written).
-pub fn compact_moves(game: &str, moves: &[String]) -> Option<String> {
-    let letter = |k: u32| ALPHABET.get(k as usize).map(|&c| c as char);
-    let mut out = String::with_capacity(moves.len() * 2);
-    for m in moves {
-        match game {
-            "dots" => {
-                if m == "ground" {
-                    out.push_str("!!");
-                    continue;
-                }
-                let (x, y) = m.split_once('-')?;
-                let (x, y) = (x.parse::<u32>().ok()?, y.parse::<u32>().ok()?);
-                out.push(letter(x.checked_sub(1)?)?);
-                out.push(letter(y.checked_sub(1)?)?);
-            }
-            "tictactoe" => {
-                let mut chars = m.chars();
-                let col = chars.next().filter(char::is_ascii_lowercase)?;
-                let row = chars.as_str().parse::<u32>().ok()?;
-                out.push(letter(u32::from(col) - u32::from('a'))?);
-                out.push(letter(row.checked_sub(1)?)?);
-            }
-            "connect4" => {
-                let col = m.parse::<u32>().ok().filter(|c| (1..=9).contains(c))?;
-                out.push(char::from_digit(col, 10)?);
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 /// Move times (ms) as one string the page decodes: each number in base 32, most significant digit first,
@@ -292,21 +234,26 @@ pub fn render(page: &Page) -> String {
          <p id=\"move-info\"></p><p id=\"score\"></p><div id=\"moves\"></div><p id=\"links\"></p></div></div></section>",
     );
 
-    let data = data_json(page);
+    let (data, views) = data_json(page);
     // JSON inside <script>: no `<` at all, so no `</script>` or `<!--` can end or confuse the element.
     let data = serde_json::to_string(&data)
         .unwrap_or_else(|_| "{}".into())
         .replace('<', "\\u003c");
+    // Base64 has no `<` either.
+    let frames = crate::frames::embed(&views);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{title} — arena report</title><style>{CSS}</style></head>\n<body>{body}\n\
-         <script type=\"application/json\" id=\"data\">{data}</script>\n<script>{JS}</script>\n</body></html>\n",
-        title = esc(page.name)
+         <script type=\"application/json\" id=\"data\">{data}</script>\n\
+         <script type=\"application/octet-stream\" id=\"frames\">{frames}</script>\n\
+         <script>{BOARD}</script>\n<script>{JS}</script>\n</body></html>\n",
+        title = esc(page.name),
+        BOARD = crate::frames::BOARD_JS,
     )
 }
 
-fn data_json<'a>(page: &Page<'a>) -> DataJson<'a> {
+fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, Vec<ViewJson<'a>>) {
     let mut bots: Vec<&str> = page
         .report
         .standings
@@ -315,6 +262,7 @@ fn data_json<'a>(page: &Page<'a>) -> DataJson<'a> {
         .collect();
     let mut variants: Vec<String> = Vec::new();
     let mut games = Vec::with_capacity(page.records.len());
+    let mut views = Vec::with_capacity(page.records.len());
     // The list in id order (the schedule's), not in the order the games ended (games.csv's).
     let mut records: Vec<&'a GameRecord> = page.records.iter().collect();
     records.sort_by(|a, b| (a.id.len(), &a.id).cmp(&(b.id.len(), &b.id)));
@@ -335,7 +283,15 @@ fn data_json<'a>(page: &Page<'a>) -> DataJson<'a> {
                 variants.len() - 1
             }
         };
-        let m = compact_moves(&r.game, &r.moves);
+        views.push(ViewJson {
+            m: &r.moves,
+            f: crate::frames::replay(r),
+        });
+        let x = [(RecordFormat::Sgf, "sgf"), (RecordFormat::Pons, "pons")]
+            .into_iter()
+            .filter(|&(f, _)| has(r, f))
+            .map(|(_, name)| name)
+            .collect();
         games.push(GameJson {
             i: &r.id,
             r: r.round,
@@ -348,23 +304,24 @@ fn data_json<'a>(page: &Page<'a>) -> DataJson<'a> {
             d: &r.detail,
             n: r.plies,
             s: r.score,
-            mm: m.is_none().then(|| r.moves.join(" ")),
-            m,
             ms: compact_ms(&r.move_ms),
             o: r.opening.len(),
             su: r.setup.to_string(),
             tc: [&r.time_control[0], &r.time_control[1]],
             dt: &r.date,
-            w: winning_line(r),
+            x,
         });
     }
-    DataJson {
-        name: page.name,
-        bots,
-        variants,
-        exports: page.exports,
-        games,
-    }
+    (
+        DataJson {
+            name: page.name,
+            bots,
+            variants,
+            exports: page.exports,
+            games,
+        },
+        views,
+    )
 }
 
 fn standings_html(out: &mut String, page: &Page) {
@@ -706,8 +663,8 @@ fn config_rows(out: &mut String, key: &str, value: &toml::Value) {
 
 fn exports_html(out: &mut String, page: &Page) {
     let e = page.exports;
-    let dots = page.records.iter().any(|r| r.game == "dots");
-    let c4 = page.records.iter().any(|r| r.game == "connect4");
+    let dots = page.records.iter().any(|r| has(r, RecordFormat::Sgf));
+    let c4 = page.records.iter().any(|r| has(r, RecordFormat::Pons));
     out.push_str("<section id=\"records\"><h2>Game records</h2><p>");
     if e.pgn {
         out.push_str(
@@ -720,7 +677,7 @@ fn exports_html(out: &mut String, page: &Page) {
         );
     }
     if e.sgf {
-        out.push_str("SGF of each Dots game: the link under its board. ");
+        out.push_str("SGF of each game: the link under its board. ");
     }
     let mut missing = Vec::new();
     if !e.pgn {
@@ -818,29 +775,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn compact_moves_take_two_characters_a_dots_ply_and_fall_back_on_odd_words() {
-        let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-        assert_eq!(
-            compact_moves("dots", &words("1-1 20-17 64-64 ground")).as_deref(),
-            Some("00jg__!!")
-        );
-        assert_eq!(
-            compact_moves("tictactoe", &words("a1 c3 z26")).as_deref(),
-            Some("0022pp")
-        );
-        assert_eq!(
-            compact_moves("connect4", &words("4 4 7")).as_deref(),
-            Some("447")
-        );
+    fn compact_ms_needs_no_separator() {
         assert_eq!(compact_ms(&[5, 1000, 0, 31, 32, 40_000]), "5_80vx0xDy0");
-        for (game, bad) in [
-            ("dots", "0-1"),
-            ("dots", "65-1"),
-            ("connect4", "10"),
-            ("tictactoe", "A1"),
-        ] {
-            assert_eq!(compact_moves(game, &words(bad)), None, "{game} {bad}");
-        }
     }
 
     /// The data of `html`'s `<script id="data">`.
@@ -933,31 +869,6 @@ mod tests {
         assert_eq!(listed, ["g0001", "g0002", "g0003", "g0010"]);
     }
 
-    /// A Connect Four game won on the board carries its winning four (`column-row` cells, as the
-    /// board's discs are named), which the page highlights on the last ply.
-    #[test]
-    fn a_connect_four_win_carries_its_four() {
-        let won = GameRecord::example("a", "b", GameResult::FirstWins);
-        let mut diagonal = GameRecord::example("a", "b", GameResult::FirstWins);
-        diagonal.id = "g2".into();
-        diagonal.moves = "1 2 2 3 3 4 3 4 4 7 4"
-            .split(' ')
-            .map(String::from)
-            .collect();
-        diagonal.plies = 11;
-        let mut timeout = GameRecord::example("a", "b", GameResult::SecondWins);
-        timeout.id = "g3".into();
-        timeout.moves.truncate(6);
-        timeout.plies = 6;
-        timeout.termination = Termination::Timeout;
-        let data = data_of(&page_html(&[won, diagonal, timeout]));
-        let four = |k: usize| data["games"][k]["w"].clone();
-        assert_eq!(four(0), serde_json::json!(["4-1", "4-2", "4-3", "4-4"]));
-        assert_eq!(four(1), serde_json::json!(["1-1", "2-2", "3-3", "4-4"]));
-        assert_eq!(four(2), serde_json::Value::Null);
-        assert!(JS.contains("g.w"), "the page's script reads the four");
-    }
-
     #[test]
     fn the_page_embeds_its_data_without_a_closing_tag_and_escapes_names() {
         let mut g = GameRecord::example("<b>", "x</script>", GameResult::FirstWins);
@@ -977,8 +888,8 @@ mod tests {
         });
         assert_eq!(
             html.matches("</script>").count(),
-            2,
-            "only the two script elements close"
+            4,
+            "only the four script elements close"
         );
         assert!(html.contains("<h1>t&lt;1&gt;</h1>"));
         assert!(html.contains("time_control.time_ms"));
@@ -987,7 +898,7 @@ mod tests {
         let start = html.find("id=\"data\">").unwrap() + "id=\"data\">".len();
         let end = start + html[start..].find("</script>").unwrap();
         let data: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
-        assert_eq!(data["games"][0]["m"], "444");
+        assert_eq!(data["games"][0]["n"], 3);
         assert_eq!(data["games"][0]["d"], "x</script><script>alert(1)</script>");
         fn words(s: &str) -> Vec<String> {
             s.split_whitespace().map(String::from).collect()

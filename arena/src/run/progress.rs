@@ -240,7 +240,7 @@ impl Evals {
 }
 
 impl crate::game::referee::Watch for Evals {
-    fn moved(&self, _record: &GameRecord, _board: &str) {}
+    fn moved(&self, _record: &GameRecord, _position: &crate::game::referee::Position) {}
     fn ended(&self, _id: &str) {}
     fn evaluated(&self, record: &GameRecord, evals: &[Option<MoveEval>]) {
         if evals.iter().any(Option::is_some) {
@@ -259,9 +259,9 @@ pub(crate) struct BothWatch(
 );
 
 impl crate::game::referee::Watch for BothWatch {
-    fn moved(&self, record: &GameRecord, board: &str) {
-        self.0.moved(record, board);
-        self.1.moved(record, board);
+    fn moved(&self, record: &GameRecord, position: &crate::game::referee::Position) {
+        self.0.moved(record, position);
+        self.1.moved(record, position);
     }
     fn ended(&self, id: &str) {
         self.0.ended(id);

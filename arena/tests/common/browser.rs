@@ -1,8 +1,8 @@
 //! Helpers for the browser tests (feature `browser`, the `headless_chrome` crate): start headless
 //! Chromium, watch a tab's console for errors and uncaught exceptions, and step through a game in
 //! the game viewer of a `report.html` (the arena's report page, or the contest server's
-//! `/competitions/{id}/report.html`), checking the board the page draws against the `games` crate at
-//! every ply.
+//! `/competitions/{id}/report.html`), checking the pieces the page draws against the `games` crate's
+//! picture of the position ([`games::Game::frame`]) at every ply.
 //!
 //! Used by `tests/report_browser.rs` (the report page) and `tests/serve_browser.rs` (the contest
 //! server), so that both replay a game the same way.
@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arena::record::GameRecord;
-use games::{Connect4, Dots, Game, GameSpec, TicTacToe};
+use games::{Game, GameSpec, GameVisitor};
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::protocol::cdp::Log::LogEntryLevel;
 use headless_chrome::protocol::cdp::Runtime::{ConsoleAPICalledEventTypeOption, RemoteObject};
@@ -151,29 +151,38 @@ fn remote_text(o: &RemoteObject) -> String {
     }
 }
 
-/// One piece as the test compares it: `cell owner captured dead house`, e.g. `5-5 second 1  ` for a
-/// captured dot, `4-4 first  1 ` for an empty point inside a base of the first player, `6-2 second   1`
-/// for an empty point inside a house of the second player.
-pub fn piece(cell: &str, owner: games::Player, captured: &str, dead: &str, house: &str) -> String {
-    format!("{cell} {owner} {captured} {dead} {house}")
+/// One piece as the test compares it: `x y kind owner label faded`, the fields of its frame
+/// ([`games::frame::Piece`]), e.g. `4 4 captured second  1` for a captured Dots dot, `3 0 disc first  `
+/// for a Connect Four disc, `7 0 pit second 4 ` for a Kalah pit of four seeds.
+pub fn piece(p: &games::frame::Piece) -> String {
+    let owner = p.owner.map_or(String::new(), |o| o.to_string());
+    format!(
+        "{} {} {} {owner} {} {}",
+        p.x,
+        p.y,
+        p.kind,
+        p.label.as_deref().unwrap_or(""),
+        if p.faded { "1" } else { "" }
+    )
 }
 
-/// The owner (`first`, `second`) of a `piece` that is a house point (its fifth field is `1`), else
+/// The owner (`first`, `second`) of a `piece` that is a house point (Dots, R9: kind `house`), else
 /// `None`.
 pub fn house_owner(piece: &str) -> Option<&str> {
     let fields: Vec<&str> = piece.split(' ').collect();
-    (fields.get(4) == Some(&"1")).then(|| fields[1])
+    (fields.get(2) == Some(&"house")).then(|| fields[3])
 }
 
-/// The pieces the page draws now, the ply and score it says it shows, and its line about the last move.
+/// The pieces the page draws now, the ply it says it shows, its text panel (lines joined by `|`) and
+/// its line about the last move.
 pub fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String, String) {
     let js =
         "JSON.stringify({ply: +document.querySelector('#board svg').getAttribute('data-ply'), \
-              score: document.querySelector('#board svg').getAttribute('data-score') || '', \
+              panel: Array.from(document.querySelectorAll('#score .panel-line')).map(e => e.textContent).join('|'), \
               info: document.getElementById('move-info').textContent, \
-              pieces: Array.from(document.querySelectorAll('#board [data-cell]')).map(e => \
-              [e.dataset.cell, e.dataset.owner, e.dataset.captured || '', e.dataset.dead || '', \
-              e.dataset.house || ''].join(' '))})";
+              pieces: Array.from(document.querySelectorAll('#board svg .piece')).map(e => \
+              [e.dataset.x, e.dataset.y, e.dataset.kind, e.dataset.owner, e.dataset.label || '', \
+              e.dataset.faded || ''].join(' '))})";
     let value = tab.evaluate(js, false).expect("evaluate").value;
     let text = value
         .and_then(|v| v.as_str().map(str::to_string))
@@ -188,72 +197,35 @@ pub fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String, String) {
     (
         pieces,
         v["ply"].as_u64().unwrap(),
-        v["score"].as_str().unwrap().to_string(),
+        v["panel"].as_str().unwrap().to_string(),
         v["info"].as_str().unwrap().to_string(),
     )
 }
 
-/// The pieces of the games crate's position after the first `ply` plies of `r`, and the Dots score
-/// (`a:b`, empty for the other games).
+/// The pieces of the games crate's picture of the position after the first `ply` plies of `r`
+/// ([`Game::frame`]), and its text panel (lines joined by `|`).
 pub fn expected(r: &GameRecord, ply: usize) -> (BTreeSet<String>, String) {
-    use games::dots::Point;
-    let spec: GameSpec = format!("{} {}", r.game, r.variant).parse().unwrap();
-    let moves = r.moves[..ply].iter().map(String::as_str);
-    let mut out = BTreeSet::new();
-    match spec {
-        GameSpec::TicTacToe { width, height, k } => {
-            let mut pos = TicTacToe::new(width, height, k);
-            games::play_moves(&mut pos, moves).unwrap();
-            for col in 0..width {
-                for row in 0..height {
-                    if let Some(p) = pos.get(col, row) {
-                        let cell = format!("{}{}", char::from(b'a' + col), row + 1);
-                        out.insert(piece(&cell, p, "", "", ""));
-                    }
-                }
-            }
-            (out, String::new())
-        }
-        GameSpec::Connect4 { width, height } => {
-            let mut pos = Connect4::new(width, height);
-            games::play_moves(&mut pos, moves).unwrap();
-            for col in 0..width {
-                for row in 0..height {
-                    if let Some(p) = pos.get(col, row) {
-                        out.insert(piece(&format!("{}-{}", col + 1, row + 1), p, "", "", ""));
-                    }
-                }
-            }
-            (out, String::new())
-        }
-        GameSpec::Dots {
-            width,
-            height,
-            start,
-        } => {
-            let mut pos = Dots::with_setup(width, height, start, &r.setup).unwrap();
-            games::play_moves(&mut pos, moves).unwrap();
-            for (x, y, point) in pos.points() {
-                let cell = format!("{x}-{y}");
-                match point {
-                    Point::Dot(p) => out.insert(piece(&cell, p, "0", "", "")),
-                    Point::Captured(p) => out.insert(piece(&cell, p, "1", "", "")),
-                    Point::Dead(p) => out.insert(piece(&cell, p, "", "1", "")),
-                    Point::House(p) => out.insert(piece(&cell, p, "", "", "1")),
-                    Point::Empty => false,
-                };
-            }
-            let s = pos.score().unwrap();
-            (out, format!("{}:{}", s[0], s[1]))
+    struct At<'a>(&'a [String]);
+    impl GameVisitor for At<'_> {
+        type Output = games::Frame;
+        fn visit<G: Game>(self, mut pos: G) -> games::Frame {
+            games::play_moves(&mut pos, self.0.iter().map(String::as_str)).unwrap();
+            pos.frame()
         }
     }
+    let spec: GameSpec = format!("{} {}", r.game, r.variant).parse().unwrap();
+    let frame = spec
+        .visit_with_setup(&r.setup, At(&r.moves[..ply]))
+        .unwrap();
+    let panel: Vec<&str> = frame.panel.iter().map(|t| t.text.as_str()).collect();
+    (frame.pieces.iter().map(piece).collect(), panel.join("|"))
 }
 
 /// Asserts that the page shows `r` after `ply` plies. Returns the number of house points (Dots, R9) of
 /// the first and of the second player in that position, so that a test can tell it compared some.
 pub fn check(tab: &Tab, r: &GameRecord, ply: usize) -> [usize; 2] {
-    let (pieces, shown_ply, score, info) = shown(tab);
-    let (want, want_score) = expected(r, ply);
+    let (pieces, shown_ply, panel, info) = shown(tab);
+    let (want, want_panel) = expected(r, ply);
     let houses = ["first", "second"].map(|owner| {
         want.iter()
             .filter(|p| house_owner(p) == Some(owner))
@@ -271,7 +243,11 @@ pub fn check(tab: &Tab, r: &GameRecord, ply: usize) -> [usize; 2] {
         "{} after {ply} plies: the page lacks {missing:?} and shows {extra:?} that the rules do not have",
         r.id
     );
-    assert_eq!(score, want_score, "{} after {ply} plies: score", r.id);
+    assert_eq!(
+        panel, want_panel,
+        "{} after {ply} plies: the text panel",
+        r.id
+    );
     // The time the last move took, as games.csv has it (none for an opening ply).
     if let Some(ms) = ply
         .checked_sub(r.opening.len() + 1)

@@ -272,7 +272,7 @@ fn tic_tac_toe_is_solved_at_once_and_dots_has_no_solver() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("[adjudication]: solver_plies: there is no solver for Dots"),
+        stderr.contains("[adjudication]: solver_plies: solving is not available for dots"),
         "{stderr}"
     );
 }

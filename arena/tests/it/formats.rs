@@ -300,7 +300,7 @@ fn sgf_round_trip_keeps_random_games_on_every_board_size() {
         let (w, h) = *sizes.choose(&mut rng).unwrap();
         let start = *starts.choose(&mut rng).unwrap();
         let spec: GameSpec = format!("dots {w} {h} {start}").parse().unwrap();
-        let GameSpec::Dots { start: s, .. } = spec else {
+        let Some(games::dots::DotsVariant { start: s, .. }) = spec.variant_of() else {
             unreachable!()
         };
         // Setup dots on free points of the start, a few of each colour.

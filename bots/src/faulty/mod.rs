@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use games::{Game, GameSpec};
+use games::{Game, PlayError};
 
 use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
 use crate::random::RandomEngine;
@@ -98,14 +98,13 @@ impl FaultyEngine {
     }
 }
 
-/// A move in the notation of another game than `spec`'s (a Dots point in tic-tac-toe, a tic-tac-toe
-/// square in Connect Four, a Connect Four column in Dots).
-pub fn other_game_move(spec: GameSpec) -> &'static str {
-    match spec {
-        GameSpec::TicTacToe { .. } => "2-2",
-        GameSpec::Connect4 { .. } => "b2",
-        GameSpec::Dots { .. } => "4",
-    }
+/// A move in the notation of another game than `G`'s: the first of a Dots point, a tic-tac-toe square
+/// and a column number that `G` does not parse.
+pub fn other_game_move<G: Game>() -> &'static str {
+    ["2-2", "b2", "4"]
+        .into_iter()
+        .find(|t| t.parse::<G::Move>().is_err())
+        .unwrap_or("?")
 }
 
 /// The CPU time this process has used, ms, all threads (`getrusage(RUSAGE_SELF)`).
@@ -119,14 +118,17 @@ pub fn cpu_ms() -> u64 {
     ms(usage.ru_utime) + ms(usage.ru_stime)
 }
 
-/// A move string that parses in `spec`'s notation but lies off its board (for Connect Four 9 wide,
-/// where no column is off the board, `10`, which does not parse).
-pub fn off_board_move(spec: GameSpec) -> String {
-    match spec {
-        GameSpec::TicTacToe { height, .. } => format!("a{}", height as u32 + 1),
-        GameSpec::Connect4 { width, .. } => format!("{}", width as u32 + 1),
-        GameSpec::Dots { width, .. } => format!("{}-1", width as u32 + 1),
-    }
+/// A move string that parses in `pos`'s notation but lies off its board: the first of `k`, `ak` and
+/// `k-1` for k = 1, 2, … that does (for Connect Four 9 wide, where no column is off the board, `10`,
+/// which does not parse).
+pub fn off_board_move<G: Game>(pos: &G) -> String {
+    (1..=300u32)
+        .flat_map(|k| [format!("{k}"), format!("a{k}"), format!("{k}-1")])
+        .find(|t| {
+            t.parse::<G::Move>()
+                .is_ok_and(|m| matches!(pos.check(m), Err(PlayError::OffBoard(_))))
+        })
+        .unwrap_or_else(|| "10".into())
 }
 
 fn raw(line: &str) {
@@ -194,7 +196,7 @@ impl Engine for FaultyEngine {
             Some((fault, n)) if n == self.moves => match fault {
                 Fault::Crash => std::process::exit(3),
                 Fault::Hang => hang(),
-                Fault::Illegal => raw(&format!("bestmove {}\n", off_board_move(pos.spec()))),
+                Fault::Illegal => raw(&format!("bestmove {}\n", off_board_move(pos))),
                 Fault::Garbage => raw("bestmove banana\n"),
                 Fault::Flood => {
                     // Four MiB without a newline: the arena stops reading at its line cap.
@@ -218,7 +220,7 @@ impl Engine for FaultyEngine {
                     }
                     hang()
                 }
-                Fault::OtherGame => raw(&format!("bestmove {}\n", other_game_move(pos.spec()))),
+                Fault::OtherGame => raw(&format!("bestmove {}\n", other_game_move::<G>())),
                 Fault::BadUtf8 => {
                     let mut out = std::io::stdout().lock();
                     let _ = out.write_all(b"bestmove \xff\xfe\xc3\n");

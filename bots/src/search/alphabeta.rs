@@ -11,7 +11,7 @@ use super::{
     INFINITE,
 };
 use crate::engine::SearchInfo;
-use crate::eval::Evaluator;
+use crate::eval::Evaluation;
 
 /// The search state of one move: counters, per-ply buffers and the principal variation.
 struct Searcher<'a, G: Game, E> {
@@ -31,7 +31,7 @@ struct Searcher<'a, G: Game, E> {
     horizon: bool,
 }
 
-impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
+impl<'a, G: Game, E: Evaluation<G>> Searcher<'a, G, E> {
     fn new(eval: &'a E, budget: &Budget, root: Vec<G::Move>) -> Self {
         Searcher {
             eval,
@@ -97,12 +97,18 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             return clamp_eval(self.eval.evaluate(pos));
         }
         // Step 5. Search each move; a value at or above beta refutes the opponent's last move, so
-        // the remaining moves cannot matter (the article's cut-off).
+        // the remaining moves cannot matter (the article's cut-off). A child where the same player
+        // moves again (Kalah) is searched with the same window and its value kept, not negated.
         let mut best = -INFINITE;
+        let mover = pos.turn();
         for &m in &moves {
             pos.play_unchecked(m);
             let child_on_pv = pv_move == Some(m);
-            let v = -self.search(pos, depth - 1, ply + 1, -beta, -alpha, child_on_pv);
+            let v = if pos.turn() == mover {
+                self.search(pos, depth - 1, ply + 1, alpha, beta, child_on_pv)
+            } else {
+                -self.search(pos, depth - 1, ply + 1, -beta, -alpha, child_on_pv)
+            };
             pos.undo();
             if self.ctl.stopped {
                 break;
@@ -138,7 +144,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 /// window and the game's move ordering, and the nodes visited (every position entered, the root
 /// included). Equal to [`minimax_value`](super::minimax_value) at the same depth, visiting a subset of
 /// its nodes. No limit but the depth: for tests and benchmarks.
-pub fn alpha_beta_value<G: Game, E: Evaluator<G>>(
+pub fn alpha_beta_value<G: Game, E: Evaluation<G>>(
     pos: &mut G,
     eval: &E,
     depth: u32,
@@ -160,7 +166,7 @@ pub fn alpha_beta_value<G: Game, E: Evaluator<G>>(
 /// the value is exact (no leaf was cut by the depth: the tree is solved) or a forced win or loss, or
 /// when half the time is gone (the next depth would not finish). Returns the best move of the last
 /// completed iteration, else the first root move; no move only when `pos` is over.
-pub fn iterative_deepening<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
+pub fn iterative_deepening<G: Game, E: Evaluation<G>, R: Rng + ?Sized>(
     pos: &G,
     eval: &E,
     budget: &Budget,

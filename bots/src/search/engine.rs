@@ -1,5 +1,5 @@
 //! A search of this module served as an [`Engine`]: the options of [`Settings`] (`depth`, `seed`, the
-//! evaluation weights), the evaluation of [`crate::eval`], the clock through [`Budget::from_limits`].
+//! evaluation weights), the game's own evaluation ([`games::Game::Eval`]), the clock through [`Budget::from_limits`].
 //! The bots `minimax` and `alphabeta` are this engine with their own search ([`crate::minimax`],
 //! [`crate::alphabeta`]).
 
@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use super::settings::Settings;
 use super::{Budget, SearchResult, MAX_DEPTH};
 use crate::engine::{Engine, EngineOption, Limits, OptionError, SearchInfo};
-use crate::eval::StandardEval;
+use crate::eval::Evaluation;
 
 /// Which search an engine runs: its name, its default depth, and the search itself.
 pub trait SearchKind {
@@ -20,9 +20,9 @@ pub trait SearchKind {
     /// The `depth` option's default, plies.
     const DEFAULT_DEPTH: u32;
     /// Searches `pos` within `budget`, drawing random choices from `rng`, reporting to `info`.
-    fn search<G: Game>(
+    fn search<G: Game, E: Evaluation<G>>(
         pos: &G,
-        eval: &StandardEval,
+        eval: &E,
         budget: &Budget,
         rng: &mut ChaCha8Rng,
         info: &mut dyn FnMut(&SearchInfo),
@@ -74,7 +74,7 @@ impl<K: SearchKind> Engine for SearchEngine<K> {
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<G::Move> {
-        let eval = StandardEval::new(pos, &self.settings.weights);
+        let eval = G::Eval::new(pos, &self.settings.weights);
         let budget = Budget::from_limits(limits, self.settings.depth);
         K::search(pos, &eval, &budget, &mut self.settings.rng, info).best
     }

@@ -7,10 +7,11 @@ use games::Game;
 use rand::Rng;
 
 use super::{
-    clamp_eval, generate, movepick, terminal_score, Budget, Control, Score, SearchResult, INFINITE,
+    clamp_eval, generate, movepick, side, terminal_score, Budget, Control, Score, SearchResult,
+    INFINITE,
 };
 use crate::engine::SearchInfo;
-use crate::eval::Evaluator;
+use crate::eval::Evaluation;
 
 /// The recursion, with one move buffer per ply so the search allocates only while it deepens.
 struct Plain<'a, G: Game, E> {
@@ -19,7 +20,7 @@ struct Plain<'a, G: Game, E> {
     moves: Vec<Vec<G::Move>>,
 }
 
-impl<'a, G: Game, E: Evaluator<G>> Plain<'a, G, E> {
+impl<'a, G: Game, E: Evaluation<G>> Plain<'a, G, E> {
     fn new(eval: &'a E, budget: &Budget) -> Self {
         Plain {
             eval,
@@ -43,7 +44,8 @@ impl<'a, G: Game, E: Evaluator<G>> Plain<'a, G, E> {
         if depth == 0 {
             return clamp_eval(self.eval.evaluate(pos));
         }
-        // Step 4. Max over the moves of the opponent's value negated (the article's Max and Min in one).
+        // Step 4. Max over the moves of the child's value, negated when the child's mover is the
+        // opponent (the article's Max and Min in one); a player who moves again keeps its sign.
         let p = ply as usize;
         if self.moves.len() <= p {
             self.moves.resize_with(p + 1, Vec::new);
@@ -55,9 +57,11 @@ impl<'a, G: Game, E: Evaluator<G>> Plain<'a, G, E> {
             return clamp_eval(self.eval.evaluate(pos));
         }
         let mut best = -INFINITE;
+        let mover = pos.turn();
         for &m in &moves {
             pos.play_unchecked(m);
-            let v = -self.value(pos, depth - 1, ply + 1);
+            let child = self.value(pos, depth - 1, ply + 1);
+            let v = side(mover, pos, child);
             pos.undo();
             if self.ctl.stopped {
                 break;
@@ -72,7 +76,7 @@ impl<'a, G: Game, E: Evaluator<G>> Plain<'a, G, E> {
 /// The minimax value of `pos` (not over) `depth` plies deep for the side to move, and the nodes
 /// visited (every position entered, the root included). No limit but the depth: for tests and
 /// benchmarks.
-pub fn minimax_value<G: Game, E: Evaluator<G>>(pos: &mut G, eval: &E, depth: u32) -> (Score, u64) {
+pub fn minimax_value<G: Game, E: Evaluation<G>>(pos: &mut G, eval: &E, depth: u32) -> (Score, u64) {
     let mut s = Plain::new(eval, &Budget::fixed_depth(depth));
     let v = s.value(pos, depth, 0);
     (v, s.ctl.nodes)
@@ -84,7 +88,7 @@ pub fn minimax_value<G: Game, E: Evaluator<G>>(pos: &mut G, eval: &E, depth: u32
 /// Node and time limits are a safety net, not a way to play: when the budget runs out the move is
 /// the best among the root moves searched completely so far (tried in the game's order, the most
 /// promising first), or the first move if none was. Returns no move only when `pos` is over.
-pub fn minimax<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
+pub fn minimax<G: Game, E: Evaluation<G>, R: Rng + ?Sized>(
     pos: &G,
     eval: &E,
     budget: &Budget,
@@ -105,9 +109,11 @@ pub fn minimax<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
     // Step 2. Value every root move completely.
     s.ctl.visit();
     let mut values = Vec::with_capacity(root.len());
+    let mover = pos.turn();
     for &m in &root {
         pos.play_unchecked(m);
-        let v = -s.value(&mut pos, budget.depth - 1, 1);
+        let child = s.value(&mut pos, budget.depth - 1, 1);
+        let v = side(mover, &pos, child);
         pos.undo();
         if s.ctl.stopped {
             break;

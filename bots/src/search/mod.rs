@@ -8,7 +8,9 @@
 //! choice among equal moves; alpha-beta "sometimes allows twice the depth for the same work").
 //!
 //! Both searches are written in negamax form: a position's value is from the side to move's point of
-//! view, and a child's value is negated, which is the article's Max/Min pair folded into one function.
+//! view, and a child's value is negated, which is the article's Max/Min pair folded into one function;
+//! where the same player moves again (Kalah's extra move, [`Game::turn`]) the child's value is kept
+//! as it is and, in alpha-beta, searched with the same window.
 //!
 //! Scores ([`Score`], `i32`): static evaluations lie within ±[`EVAL_LIMIT`]; a finished game is
 //! `±(MATE − plies from the root)` for a win or loss (so a faster win scores higher, a slower loss less
@@ -18,14 +20,14 @@
 //! and time in ms, read from the clock only every [`CHECK_EVERY`] nodes so the clock costs nothing.
 //!
 //! ```
-//! use bots::eval::StandardEval;
+//! use bots::eval;
 //! use bots::search::{self, Budget};
 //! use games::{Connect4, Game};
 //! use rand::SeedableRng;
 //!
 //! // Connect Four: the first player has 4, 5, 6 on the bottom row (the second 1, 2, 3): 7 wins.
 //! let pos = Connect4::from_moves(7, 6, "415263").unwrap();
-//! let eval = StandardEval::new(&pos, &Default::default());
+//! let eval = eval::standard(&pos, &Default::default());
 //! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
 //! let budget = Budget::fixed_depth(4);
 //! let result = search::iterative_deepening(&pos, &eval, &budget, &mut rng, &mut |_| {});
@@ -230,13 +232,25 @@ impl Control {
     }
 }
 
+/// The value `child_value` of the position `child` (for its own side to move) for `mover`, who moved
+/// into it: negated when the opponent moves in `child` (negamax), kept when `mover` moves again
+/// (Kalah's extra move).
+#[inline]
+fn side<G: Game>(mover: Player, child: &G, child_value: Score) -> Score {
+    if child.turn() == mover {
+        child_value
+    } else {
+        -child_value
+    }
+}
+
 /// Clamps a static evaluation into ±[`EVAL_LIMIT`].
 fn clamp_eval(s: Score) -> Score {
     s.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// The moves searched in `pos` (not over), in the evaluator's order; at least one while the game is on.
-fn generate<G: Game, E: crate::eval::Evaluator<G>>(pos: &G, eval: &E, out: &mut Vec<G::Move>) {
+fn generate<G: Game, E: crate::eval::Evaluation<G>>(pos: &G, eval: &E, out: &mut Vec<G::Move>) {
     out.clear();
     eval.moves(pos, out);
 }

@@ -1,14 +1,14 @@
 //! Move ordering, kept apart from the search as Stockfish keeps its move picker: the game's guess
-//! ([`Evaluator::order_key`]) and the previous iteration's best move first. Seed
+//! ([`Evaluation::order_key`]) and the previous iteration's best move first. Seed
 //! `002_d88c0e1c38cad7fe.txt`: the gain of alpha-beta depends on the order the moves are tried in.
 
 use games::Game;
 
-use crate::eval::Evaluator;
+use crate::eval::Evaluation;
 
 /// Sorts `moves` by the game's key, highest first, keeping the given order among equal keys; then
 /// puts `first` (the previous iteration's move here), if it is among them, in front. `keyed` is scratch.
-pub fn order<G: Game, E: Evaluator<G>>(
+pub fn order<G: Game, E: Evaluation<G>>(
     pos: &G,
     eval: &E,
     moves: &mut [G::Move],

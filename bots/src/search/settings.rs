@@ -5,7 +5,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::MAX_DEPTH;
 use crate::engine::{EngineOption, OptionError};
-use crate::eval::Weights;
+use crate::eval::{self, Weights};
 
 /// Depth limit, seed and weights of a search engine, with the generator the seed makes.
 #[derive(Clone, Debug)]
@@ -36,7 +36,7 @@ impl Settings {
     }
 
     /// The options: `depth` (spin, plies), `seed` (spin, 0 = from the operating system; the arena
-    /// sends each game's seed), then every weight of [`Weights`].
+    /// sends each game's seed), then every registered game's weights ([`eval::options`]).
     pub fn options(&self) -> Vec<EngineOption> {
         let mut v = vec![
             EngineOption::spin(
@@ -47,7 +47,7 @@ impl Settings {
             ),
             EngineOption::seed(),
         ];
-        v.extend(Weights::options());
+        v.extend(eval::options());
         v
     }
 
@@ -56,7 +56,7 @@ impl Settings {
     /// # Errors
     /// [`OptionError::Unknown`] for another name; [`OptionError::BadValue`] for a value out of range.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        if self.weights.set(name, value)? {
+        if eval::set(&mut self.weights, name, value)? {
             return Ok(());
         }
         let option = EngineOption::find(self.options(), name)?;

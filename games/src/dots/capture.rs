@@ -638,7 +638,10 @@ impl Dots {
             self.scores[p as usize] += captured;
             self.scores[(p ^ 1) as usize] -= freed;
             let chain = std::mem::take(&mut self.scratch.chains[slot].buf);
-            for &j in &chain[..self.scratch.chains[slot].len] {
+            let len = self.scratch.chains[slot].len;
+            self.walls.extend_from_slice(&chain[..len]);
+            self.bases.push((cell::player(p), self.walls.len() as u32));
+            for &j in &chain[..len] {
                 let j = usize::from(j);
                 let c = self.cells[j];
                 if c & BOUND == 0 {

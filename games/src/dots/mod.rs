@@ -27,14 +27,18 @@
 
 mod capture;
 mod cell;
+mod eval;
+mod frame;
 mod notation;
+mod variant;
 
 use std::fmt;
 
-pub use crate::spec::DotsStart as Start;
+pub use eval::DotsEval;
 pub use notation::Move;
+pub use variant::{DotsStart as Start, DotsVariant};
 
-use crate::{Game, GameSpec, Outcome, PlayError, Player, Setup, SetupError};
+use crate::{Game, Outcome, PlayError, Player, RecordFormat, Setup, SetupError};
 use capture::Scratch;
 use cell::{is_free, is_live, BORDER, CAPTURED, HOUSE, PLAYER, PUT};
 
@@ -76,11 +80,13 @@ pub use crate::MovesError;
 
 /// One played move and what undoing it restores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Frame {
+struct Played {
     mv: Move,
     log_len: u32,
     scores: [i32; 2],
     free: u32,
+    /// Bases made before the move (their walls are kept for the board picture).
+    bases: u32,
 }
 
 /// A Dots position: the board, the scores, and the moves played (for [`Game::undo`]).
@@ -151,7 +157,12 @@ pub struct Dots {
     free: u32,
     /// Who played `ground`, if anyone (R13).
     grounded: Option<Player>,
-    frames: Vec<Frame>,
+    played: Vec<Played>,
+    /// The wall dots of every base made, one chain after another (point indices), for the board
+    /// picture; left out of equality (the cells hold the game).
+    walls: Vec<u16>,
+    /// Per base made: its player and the end of its chain in `walls`.
+    bases: Vec<(Player, u32)>,
     /// Undo log: `index << 8 | old cell value`.
     log: Vec<u32>,
     scratch: Scratch,
@@ -167,7 +178,7 @@ impl PartialEq for Dots {
             && self.scores == other.scores
             && self.free == other.free
             && self.grounded == other.grounded
-            && self.frames == other.frames
+            && self.played == other.played
     }
 }
 
@@ -181,7 +192,7 @@ impl fmt::Debug for Dots {
             self.w,
             self.h,
             self.start,
-            self.frames.len(),
+            self.played.len(),
             self.scores[0],
             self.scores[1],
             if self.grounded.is_some() {
@@ -218,7 +229,7 @@ impl Dots {
     /// KataGoDots (on 39×32 their lower left corners are 12-11, 27-11, 12-21 and 27-21).
     ///
     /// # Panics
-    /// If `width` or `height` is outside 4..=64 ([`GameSpec`] validates them first).
+    /// If `width` or `height` is outside 4..=64 ([`DotsVariant`] validates them first).
     pub fn new(width: u8, height: u8, start: Start) -> Dots {
         assert!(
             (4..=64).contains(&width) && (4..=64).contains(&height),
@@ -242,7 +253,9 @@ impl Dots {
             scores: [0; 2],
             free: 0,
             grounded: None,
-            frames: Vec::with_capacity(points + 1),
+            played: Vec::with_capacity(points + 1),
+            walls: Vec::new(),
+            bases: Vec::new(),
             log: Vec::with_capacity(points * 4),
             scratch: Scratch::new(len),
         };
@@ -272,7 +285,9 @@ impl Dots {
         }
         self.scores = [0; 2];
         self.grounded = None;
-        self.frames.clear();
+        self.played.clear();
+        self.walls.clear();
+        self.bases.clear();
         self.log.clear();
         self.links.copy_from_slice(&self.edges);
         self.free = (w * h) as u32;
@@ -432,7 +447,7 @@ impl Dots {
 
     /// The moves played since the start position, in order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.frames.iter().map(|f| f.mv)
+        self.played.iter().map(|f| f.mv)
     }
 
     /// The player who ended the game with `ground`, if one did (R13).
@@ -592,22 +607,40 @@ impl fmt::Display for Dots {
 
 impl Game for Dots {
     type Move = Move;
+    type Variant = DotsVariant;
+    type Eval = DotsEval;
+    const RECORD_FORMATS: &'static [RecordFormat] = &[RecordFormat::Sgf];
+    const LEGEND: &'static str =
+        "X/O dots; x/o captured dots of X/O; +/- empty points in X's/O's house; , dead points \
+         inside a base; a move is x-y (1-based, y up), e.g. 5-7, or `ground`";
 
-    fn spec(&self) -> GameSpec {
-        GameSpec::Dots {
+    fn start(v: DotsVariant) -> Dots {
+        Dots::new(v.width, v.height, v.start)
+    }
+
+    fn start_with_setup(v: DotsVariant, setup: &Setup) -> Result<Dots, SetupError> {
+        Dots::with_setup(v.width, v.height, v.start, setup)
+    }
+
+    fn variant(&self) -> DotsVariant {
+        DotsVariant {
             width: self.w,
             height: self.h,
             start: self.start,
         }
     }
 
+    fn frame(&self) -> crate::Frame {
+        self.picture()
+    }
+
     /// First (Blue) on even plies, strict alternation (R3).
     fn turn(&self) -> Player {
-        Self::mover(self.frames.len())
+        Self::mover(self.played.len())
     }
 
     fn ply(&self) -> usize {
-        self.frames.len()
+        self.played.len()
     }
 
     /// The legal points (R5) in `Display` order; never `ground` (see [`Dots`]).
@@ -662,7 +695,7 @@ impl Game for Dots {
     // arithmetic, and the common move is a few stores and a table look-up (see `Dots::put`).
     #[inline(always)]
     fn play_unchecked(&mut self, m: Move) {
-        let p = Self::mover(self.frames.len());
+        let p = Self::mover(self.played.len());
         // The point to put on, looked up before the frame is pushed (a push may reallocate), so
         // that after an inlined `is_legal` the compiler can reuse its look-up.
         let put = match m {
@@ -673,11 +706,12 @@ impl Game for Dots {
             }
             _ => None,
         };
-        self.frames.push(Frame {
+        self.played.push(Played {
             mv: m,
             log_len: self.log.len() as u32,
             scores: self.scores,
             free: self.free,
+            bases: self.bases.len() as u32,
         });
         if let Some((i, c)) = put {
             self.put(i, c, cell::bit(p));
@@ -687,7 +721,7 @@ impl Game for Dots {
     }
 
     fn undo(&mut self) {
-        let frame = self.frames.pop().expect("undo with no move played");
+        let frame = self.played.pop().expect("undo with no move played");
         for k in (frame.log_len as usize..self.log.len()).rev() {
             let e = self.log[k];
             let i = (e >> 8) as usize;
@@ -698,6 +732,11 @@ impl Game for Dots {
         self.log.truncate(frame.log_len as usize);
         self.scores = frame.scores;
         self.free = frame.free;
+        if self.bases.len() > frame.bases as usize {
+            self.bases.truncate(frame.bases as usize);
+            self.walls
+                .truncate(self.bases.last().map_or(0, |&(_, end)| end as usize));
+        }
         if frame.mv == Move::Ground {
             self.grounded = None;
         }

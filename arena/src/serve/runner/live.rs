@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::referee::Watch;
+use crate::game::referee::{Position, Watch};
 use crate::record::GameRecord;
 use crate::serve::db::Db;
 
@@ -24,6 +24,16 @@ pub struct LiveGame {
     pub moves: Vec<String>,
     /// The position after them, as the game prints it (rows of the board).
     pub board: String,
+    /// Its picture, which the live page draws ([`games::Game::frame`]); `None` in a row a worker of
+    /// an older arena wrote.
+    #[serde(default)]
+    pub frame: Option<games::Frame>,
+    /// Each side's clock, ms left (first, second); `None` for a side without a game clock.
+    #[serde(default)]
+    pub clocks_ms: [Option<u64>; 2],
+    /// The side to move next.
+    #[serde(default)]
+    pub to_move: Option<games::Player>,
 }
 
 /// Every game in progress, by competition and game id.
@@ -92,13 +102,16 @@ pub struct CompetitionWatch {
 }
 
 impl Watch for CompetitionWatch {
-    fn moved(&self, record: &GameRecord, board: &str) {
+    fn moved(&self, record: &GameRecord, position: &Position) {
         let game = LiveGame {
             id: record.id.clone(),
             first: record.first.clone(),
             second: record.second.clone(),
             moves: record.moves.clone(),
-            board: board.to_string(),
+            board: position.text.clone(),
+            frame: Some(position.frame.clone()),
+            clocks_ms: position.clocks_ms,
+            to_move: position.to_move,
         };
         self.board
             .games
@@ -134,10 +147,16 @@ mod tests {
         let mut r = GameRecord::example("a", "b", crate::record::GameResult::Draw);
         r.id = "g0002".into();
         r.moves = vec!["4".into()];
-        w.moved(&r, "...");
+        let at = |text: &str| Position {
+            text: text.into(),
+            frame: games::Frame::default(),
+            clocks_ms: [Some(1000), None],
+            to_move: Some(games::Player::First),
+        };
+        w.moved(&r, &at("..."));
         r.moves.push("4".into());
-        w.moved(&r, "..x");
-        other.moved(&r, "other");
+        w.moved(&r, &at("..x"));
+        other.moved(&r, &at("other"));
         let games = board.of(3);
         assert_eq!(games.len(), 1);
         assert_eq!((games[0].moves.len(), games[0].board.as_str()), (2, "..x"));

@@ -29,6 +29,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/competitions", get(competitions).post(create_competition))
         .route("/competitions/{id}", get(competition))
         .route("/competitions/{id}/live", get(live))
+        .route("/competitions/{id}/games/{game}", get(game))
         .route("/competitions/{id}/{action}", post(competition_action))
         .fallback(|| async { ApiError(HttpError::not_found("such API call: see docs/server.md")) })
 }
@@ -207,6 +208,11 @@ async fn competition_action(
 }
 
 /// The games of competition `id` in progress: `[{"id", "first", "second", "moves", "board"}]`.
+async fn game(State(app): State<Arc<App>>, Path((id, game)): Path<(i64, String)>) -> ApiResult {
+    let g = crate::serve::web::pages::games::finished(&app, id, &game).await?;
+    Ok(Json(serde_json::to_value(g).map_err(anyhow::Error::from)?))
+}
+
 async fn live(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
     crate::serve::web::competition_or_404(&app, id).await?;
     let games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;

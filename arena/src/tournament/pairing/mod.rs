@@ -253,7 +253,7 @@ mod tests {
         assert!(
             plan(d, "tiebreaks = [\"capture-difference\"]", 3, "connect4")
                 .unwrap_err()
-                .contains("Dots only")
+                .contains("games that keep a score")
         );
         assert!(plan(d, "tiebreaks = [\"capture-difference\"]", 3, "dots").is_ok());
     }

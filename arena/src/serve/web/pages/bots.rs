@@ -131,7 +131,7 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
             }
             @if !forfeits.is_empty() {
                 p { "Forfeits:" }
-                ul { @for (g, d) in forfeits { li { "game " (g) ": " (d) } } }
+                ul { @for (g, d) in forfeits { li { "game " a href={ "/competitions/" (c.id) "/games/" (g) } { (g) } ": " (d) } } }
             }
             @if mine { p { a href={ "/bots/" (id) "/competitions/" (c.id) "/stderr" } { "its stderr in this competition" } } }
         }

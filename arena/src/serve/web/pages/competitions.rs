@@ -241,7 +241,7 @@ pub async fn show(
         table id="games" {
             tr { th { "Game" } th { "First" } th { "Second" } th { "Result" } th { "Ending" } th { "Plies" } }
             @for g in table.records.iter().rev().take(50) {
-                tr { td { (g.id) } td { (g.first) } td { (g.second) } td { (g.result.to_string()) } td { (g.termination.as_str()) @if g.termination.is_forfeit() { ": " (crate::serve::web::public_detail(&g.detail)) } } td.n { (g.plies) } }
+                tr { td { a href={ "/competitions/" (id) "/games/" (g.id) } { (g.id) } } td { (g.first) } td { (g.second) } td { (g.result.to_string()) } td { (g.termination.as_str()) @if g.termination.is_forfeit() { ": " (crate::serve::web::public_detail(&g.detail)) } } td.n { (g.plies) } }
             }
         }
         @if viewer.user.as_ref().is_some_and(|u| u.admin) {
@@ -338,26 +338,4 @@ pub async fn download(
         text,
     )
         .into_response())
-}
-
-/// The games of competition `id` in progress, each board as the game prints it, reloaded every 2 s.
-pub async fn live(
-    State(app): State<Arc<App>>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-) -> Result<Response, PageError> {
-    let c = crate::serve::web::competition_or_404(&app, id).await?;
-    let games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;
-    let body = html! {
-        p { a href={ "/competitions/" (id) } { "Competition " (id) } " is " (c.status) "; " (games.len()) " game(s) in progress." }
-        @for g in &games {
-            section.live {
-                h2 { (g.id) ": " (g.first) " – " (g.second) ", ply " (g.moves.len()) }
-                pre.board { (g.board) }
-                p { "Moves: " (g.moves.join(" ")) }
-            }
-        }
-    };
-    let refresh = matches!(c.status.as_str(), "scheduled" | "running").then_some(2);
-    Ok(page_refreshing(&format!("Competition {id}: live"), &viewer, body, refresh).into_response())
 }

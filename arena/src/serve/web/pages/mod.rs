@@ -1,11 +1,13 @@
 //! The pages: competitions (`/`), a competition's standings, crosstable, games and replay
-//! (`/competitions/{id}`, its `report.html`, its downloads), the bots (`/bots`, `/bots/{id}`), the
+//! (`/competitions/{id}`, its `report.html`, its downloads), a game's replay page and the live board
+//! ([`games`]), the bots (`/bots`, `/bots/{id}`), the
 //! upload form, logging in. Server-rendered HTML (maud: escaped by default, checked at compile
 //! time); a page of something in progress reloads itself every few seconds.
 
 pub mod account;
 pub mod bots;
 pub mod competitions;
+pub mod games;
 pub mod layout;
 
 use std::sync::Arc;
@@ -42,7 +44,9 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/competitions", post(competitions::create_form))
         .route("/competitions/{id}", get(competitions::show))
         .route("/competitions/{id}/report.html", get(competitions::report))
-        .route("/competitions/{id}/live", get(competitions::live))
+        .route("/competitions/{id}/live", get(games::live))
+        .route("/competitions/{id}/games/{game}", get(games::replay))
+        .route("/assets/{name}", get(games::asset))
         .route("/competitions/{id}/games.csv", get(competitions::games_csv))
         .route(
             "/competitions/{id}/download/{format}",

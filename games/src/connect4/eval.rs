@@ -1,4 +1,4 @@
-//! Connect Four evaluation on the bitboards of [`games::Connect4`] (Pons's layout: bit
+//! Connect Four evaluation on the bitboards of [`Connect4`] (Pons's layout: bit
 //! `col * (height + 1) + row`).
 //!
 //! Terms, each own minus the opponent's (seed `002_d88c0e1c38cad7fe.txt`, `Σ Kᵢ·Zᵢ`; the open-window
@@ -6,14 +6,53 @@
 //! open windows of four by own discs (`c4_line1..3`), discs in the centre column (`c4_centre`),
 //! threats (`c4_threat`) and threats on the row parity that favours their owner (`c4_parity`).
 
-use games::{Connect4, Game, Player};
+use super::{Connect4, Move};
+use crate::eval::{Evaluation, Score, Weight, Weights};
+use crate::{Game, Player};
 
-use super::Weights;
-use crate::search::Score;
+/// The weights: open windows by own discs, centre discs, threats and their row parity.
+pub const WEIGHTS: &[Weight] = &[
+    Weight {
+        name: "c4_line1",
+        default: 1,
+        doc: "an open window of four (no enemy disc) holding one own disc",
+    },
+    Weight {
+        name: "c4_line2",
+        default: 5,
+        doc: "an open window holding two own discs",
+    },
+    Weight {
+        name: "c4_line3",
+        default: 20,
+        doc: "an open window holding three own discs",
+    },
+    Weight {
+        name: "c4_centre",
+        default: 4,
+        doc: "each own disc in the centre column (both middle columns on an even width)",
+    },
+    Weight {
+        name: "c4_threat",
+        default: 30,
+        doc: "each threat, an empty cell that would complete an own four",
+    },
+    Weight {
+        name: "c4_parity",
+        default: 20,
+        doc: "bonus per threat on a row of the right parity (odd rows, counted from 1 at the \
+              bottom, for the first player; even rows for the second), the rows zugzwang hands to that player",
+    },
+];
 
-/// Tables for one board size: the windows of four and the row masks.
+/// Tables for one board size (the windows of four and the row masks) and the weights.
 #[derive(Clone, Debug)]
 pub struct Connect4Eval {
+    /// `[0, c4_line1, c4_line2, c4_line3, c4_line3]`, by own discs in an open window.
+    line: [Score; 5],
+    centre_w: Score,
+    threat_w: Score,
+    parity_w: Score,
     width: u8,
     height: u32,
     /// Every line of four cells (vertical, horizontal, both diagonals) as a bit mask.
@@ -26,9 +65,11 @@ pub struct Connect4Eval {
     odd_rows: u128,
 }
 
-impl Connect4Eval {
+impl Evaluation<Connect4> for Connect4Eval {
+    const WEIGHTS: &'static [Weight] = WEIGHTS;
+
     /// The tables for `pos`'s board size.
-    pub fn new(pos: &Connect4) -> Connect4Eval {
+    fn new(pos: &Connect4, weights: &Weights) -> Connect4Eval {
         let (w, h) = (i32::from(pos.width()), i32::from(pos.height()));
         let bit = |c: i32, r: i32| 1u128 << (c * (h + 1) + r);
         let on = |c: i32, r: i32| (0..w).contains(&c) && (0..h).contains(&r);
@@ -46,7 +87,12 @@ impl Connect4Eval {
         let centre = column((w - 1) / 2) | column(w / 2);
         let board = (0..w).fold(0, |m, c| m | column(c));
         let odd_rows = (0..w).fold(0, |m, c| (0..h).step_by(2).fold(m, |m, r| m | bit(c, r)));
+        let k = |i: usize| weights.get(&WEIGHTS[i]);
         Connect4Eval {
+            line: [0, k(0), k(1), k(2), k(2)],
+            centre_w: k(3),
+            threat_w: k(4),
+            parity_w: k(5),
             width: pos.width(),
             height: h as u32,
             windows,
@@ -56,6 +102,41 @@ impl Connect4Eval {
         }
     }
 
+    /// `Σ Kᵢ·Zᵢ` for the player to move of `pos`.
+    fn evaluate(&self, pos: &Connect4) -> Score {
+        let mask = pos.mask();
+        let own = pos.current();
+        let opp = mask ^ own;
+        let mut s: Score = 0;
+        for &win in &self.windows {
+            let a = (win & own).count_ones() as usize;
+            let b = (win & opp).count_ones() as usize;
+            if b == 0 {
+                s += self.line[a];
+            } else if a == 0 {
+                s -= self.line[b];
+            }
+        }
+        let count = |m: u128| m.count_ones() as Score;
+        s += self.centre_w * (count(own & self.centre) - count(opp & self.centre));
+        let (t_own, t_opp) = (self.threats(own, mask), self.threats(opp, mask));
+        s += self.threat_w * (count(t_own) - count(t_opp));
+        let rows_of = |p: Player| match p {
+            Player::First => self.odd_rows,
+            Player::Second => self.board & !self.odd_rows,
+        };
+        let me = pos.turn();
+        s += self.parity_w * (count(t_own & rows_of(me)) - count(t_opp & rows_of(me.opponent())));
+        s
+    }
+
+    /// Centre first: `-|2·col − (width − 1)|`, so the middle column has the highest key.
+    fn order_key(&self, _pos: &Connect4, m: Move) -> i32 {
+        -(2 * i32::from(m.col) - (i32::from(self.width) - 1)).abs()
+    }
+}
+
+impl Connect4Eval {
     /// The empty cells where `stones` would complete four: Pons's `compute_winning_position`
     /// ("Solving Connect 4", part "Better move ordering"), for any height.
     fn threats(&self, stones: u128, mask: u128) -> u128 {
@@ -72,40 +153,6 @@ impl Connect4Eval {
         }
         r & self.board & !mask
     }
-
-    /// `Σ Kᵢ·Zᵢ` for the player to move of `pos`.
-    pub fn evaluate(&self, pos: &Connect4, w: &Weights) -> Score {
-        let mask = pos.mask();
-        let own = pos.current();
-        let opp = mask ^ own;
-        let line = [0, w.c4_line1, w.c4_line2, w.c4_line3, w.c4_line3];
-        let mut s: Score = 0;
-        for &win in &self.windows {
-            let a = (win & own).count_ones() as usize;
-            let b = (win & opp).count_ones() as usize;
-            if b == 0 {
-                s += line[a];
-            } else if a == 0 {
-                s -= line[b];
-            }
-        }
-        let count = |m: u128| m.count_ones() as Score;
-        s += w.c4_centre * (count(own & self.centre) - count(opp & self.centre));
-        let (t_own, t_opp) = (self.threats(own, mask), self.threats(opp, mask));
-        s += w.c4_threat * (count(t_own) - count(t_opp));
-        let rows_of = |p: Player| match p {
-            Player::First => self.odd_rows,
-            Player::Second => self.board & !self.odd_rows,
-        };
-        let me = pos.turn();
-        s += w.c4_parity * (count(t_own & rows_of(me)) - count(t_opp & rows_of(me.opponent())));
-        s
-    }
-
-    /// Centre first: `-|2·col − (width − 1)|`, so the middle column has the highest key.
-    pub fn order_key(&self, _pos: &Connect4, m: games::connect4::Move) -> i32 {
-        -(2 * i32::from(m.col) - (i32::from(self.width) - 1)).abs()
-    }
 }
 
 #[cfg(test)]
@@ -115,34 +162,31 @@ mod tests {
     #[test]
     fn a_standard_board_has_69_windows_and_threats_are_empty_cells() {
         let pos = Connect4::from_moves(7, 6, "445566").unwrap();
-        let e = Connect4Eval::new(&pos);
+        let e = Connect4Eval::new(&pos, &Weights::default());
         assert_eq!(e.windows.len(), 69);
         // First to move holds 4, 5, 6 on the bottom row: 3 and 7 complete four.
         let t = e.threats(pos.current(), pos.mask());
         assert_eq!(t, (1u128 << (2 * 7)) | (1u128 << (6 * 7)));
         // The second player's three on row 2 also have two threats, on its own parity (even rows).
-        let only = |c4_threat, c4_parity| Weights {
-            c4_line1: 0,
-            c4_line2: 0,
-            c4_line3: 0,
-            c4_centre: 0,
-            c4_threat,
-            c4_parity,
-            ..Weights::default()
+        let only = |threat, parity| {
+            let mut w = Weights::default();
+            for (k, v) in [0, 0, 0, 0, threat, parity].into_iter().enumerate() {
+                w.set(&WEIGHTS[k], v);
+            }
+            Connect4Eval::new(&pos, &w)
         };
-        assert_eq!(e.evaluate(&pos, &only(1, 0)), 0);
-        assert_eq!(e.evaluate(&pos, &only(0, 1)), 0);
-        let w = Weights::default();
+        assert_eq!(only(1, 0).evaluate(&pos), 0);
+        assert_eq!(only(0, 1).evaluate(&pos), 0);
         // Without its third disc the second player, to move, faces two threats.
         let pos = Connect4::from_moves(7, 6, "44556").unwrap();
-        assert!(e.evaluate(&pos, &w) < -2 * (w.c4_threat + w.c4_parity));
+        assert!(e.evaluate(&pos) < -2 * (30 + 20));
     }
 
     #[test]
     fn the_empty_board_is_even_and_the_centre_is_tried_first() {
         let pos = Connect4::default();
-        let e = Connect4Eval::new(&pos);
-        assert_eq!(e.evaluate(&pos, &Weights::default()), 0);
+        let e = Connect4Eval::new(&pos, &Weights::default());
+        assert_eq!(e.evaluate(&pos), 0);
         let mut cols: Vec<_> = pos.legal_moves();
         cols.sort_by_key(|&m| -e.order_key(&pos, m));
         assert_eq!(

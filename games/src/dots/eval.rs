@@ -6,15 +6,28 @@
 //! The search tries only legal points next to a dot (any colour, 8-neighbourhood), in the spirit of
 //! seed 000's play range (the rectangle around the dots plus one): a point far from every dot cannot
 //! take part in a capture within a few plies. With no dot on the board every legal point is tried.
-//! `ground` is never tried (it is not a listed move either; see [`games::Dots`]).
+//! `ground` is never tried (it is not a listed move either; see [`Dots`]).
 
 use std::cell::RefCell;
 
-use games::dots::{Move, Point};
-use games::{Dots, Game, Player};
+use super::{Dots, Move, Point};
+use crate::eval::{Evaluation, Score, Weight, Weights};
+use crate::{Game, Player};
 
-use super::Weights;
-use crate::search::Score;
+/// The weights: captures and reach.
+pub const WEIGHTS: &[Weight] = &[
+    Weight {
+        name: "dots_captures",
+        default: 100,
+        doc: "per captured enemy dot, own captures minus the enemy's (R11 of docs/dots-rules.md)",
+    },
+    Weight {
+        name: "dots_mobility",
+        default: 1,
+        doc: "per legal point next to an own live dot (8-neighbourhood), own minus the enemy's: \
+              room to grow, a tiny mobility term",
+    },
+];
 
 /// Cell codes of the scratch grid.
 const LEGAL: u8 = 0;
@@ -26,22 +39,14 @@ const PAD: u8 = 5;
 /// A padded copy of the board, refilled for each call (the search is single-threaded).
 #[derive(Debug)]
 pub struct DotsEval {
+    captures: Score,
+    mobility: Score,
     width: usize,
     height: usize,
     grid: RefCell<Vec<u8>>,
 }
 
 impl DotsEval {
-    /// Scratch space for `pos`'s board size.
-    pub fn new(pos: &Dots) -> DotsEval {
-        let (w, h) = (usize::from(pos.width()), usize::from(pos.height()));
-        DotsEval {
-            width: w,
-            height: h,
-            grid: RefCell::new(vec![PAD; (w + 2) * (h + 2)]),
-        }
-    }
-
     fn index(&self, x: usize, y: usize) -> usize {
         y * (self.width + 2) + x
     }
@@ -76,17 +81,33 @@ impl DotsEval {
             }
         }
     }
+}
+
+impl Evaluation<Dots> for DotsEval {
+    const WEIGHTS: &'static [Weight] = WEIGHTS;
+
+    /// Scratch space for `pos`'s board size.
+    fn new(pos: &Dots, w: &Weights) -> DotsEval {
+        let (width, height) = (usize::from(pos.width()), usize::from(pos.height()));
+        DotsEval {
+            captures: w.get(&WEIGHTS[0]),
+            mobility: w.get(&WEIGHTS[1]),
+            width,
+            height,
+            grid: RefCell::new(vec![PAD; (width + 2) * (height + 2)]),
+        }
+    }
 
     /// `Σ Kᵢ·Zᵢ` for the player to move of `pos`.
-    pub fn evaluate(&self, pos: &Dots, w: &Weights) -> Score {
+    fn evaluate(&self, pos: &Dots) -> Score {
         let me = pos.turn();
         let [a, b] = pos.score().unwrap_or([0, 0]);
         let (own, opp) = match me {
             Player::First => (a, b),
             Player::Second => (b, a),
         };
-        let mut s = w.dots_captures * (own as Score - opp as Score);
-        if w.dots_mobility != 0 {
+        let mut s = self.captures * (own as Score - opp as Score);
+        if self.mobility != 0 {
             // One pass, no scratch grid: the rules keep each point's live neighbours as masks.
             let mut reach = [0 as Score; 2];
             for y in 1..=self.height as u8 {
@@ -97,14 +118,14 @@ impl DotsEval {
                     }
                 }
             }
-            s += w.dots_mobility * (reach[me.index()] - reach[me.opponent().index()]);
+            s += self.mobility * (reach[me.index()] - reach[me.opponent().index()]);
         }
         s
     }
 
     /// The legal points next to a dot of either colour, in the order of [`Game::legal_moves`]; every
     /// legal point when there is no such point.
-    pub fn moves(&self, pos: &Dots, out: &mut Vec<Move>) {
+    fn moves(&self, pos: &Dots, out: &mut Vec<Move>) {
         let mut grid = self.grid.borrow_mut();
         self.fill(pos, &mut grid);
         let before = out.len();
@@ -130,7 +151,7 @@ impl DotsEval {
     }
 
     /// Contact first: the number of live dots of either colour around the point (8-neighbourhood).
-    pub fn order_key(&self, pos: &Dots, m: Move) -> i32 {
+    fn order_key(&self, pos: &Dots, m: Move) -> i32 {
         let Move::Put { x, y } = m else {
             return i32::MIN;
         };
@@ -154,12 +175,12 @@ impl DotsEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use games::dots::Start;
+    use crate::dots::Start;
 
     #[test]
     fn only_points_next_to_a_dot_are_searched() {
         let pos = Dots::new(8, 8, Start::Cross);
-        let e = DotsEval::new(&pos);
+        let e = DotsEval::new(&pos, &Weights::default());
         let mut moves = Vec::new();
         e.moves(&pos, &mut moves);
         // The cross is a 2×2 square: its ring of neighbours has 4 × 4 − 4 = 12 points.
@@ -194,11 +215,9 @@ mod tests {
     fn the_mobility_term_is_the_plain_count_on_random_positions() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        let w = Weights {
-            dots_captures: 0,
-            dots_mobility: 1,
-            ..Weights::default()
-        };
+        let mut w = Weights::default();
+        w.set(&WEIGHTS[0], 0);
+        w.set(&WEIGHTS[1], 1);
         for _ in 0..40 {
             let mut pos = Dots::new(9, 7, Start::Cross);
             let plies = rng.random_range(0..50);
@@ -209,10 +228,10 @@ mod tests {
                 }
                 pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
             }
-            let e = DotsEval::new(&pos);
+            let e = DotsEval::new(&pos, &w);
             let me = pos.turn();
             let expected = reach_by_scan(&pos, me) - reach_by_scan(&pos, me.opponent());
-            assert_eq!(e.evaluate(&pos, &w), expected, "\n{pos}");
+            assert_eq!(e.evaluate(&pos), expected, "\n{pos}");
         }
     }
 
@@ -220,11 +239,9 @@ mod tests {
     fn a_capture_counts_for_the_capturer() {
         // Blue (first) surrounds Red's dot on 5-5 (the example of games::dots); Red is to move.
         let pos = Dots::from_moves(8, 8, Start::Empty, "5-6 5-5 4-5 1-1 6-5 1-8 5-4").unwrap();
-        let e = DotsEval::new(&pos);
-        let w = Weights {
-            dots_mobility: 0,
-            ..Weights::default()
-        };
-        assert_eq!(e.evaluate(&pos, &w), -100);
+        let mut w = Weights::default();
+        w.set(&WEIGHTS[1], 0);
+        let e = DotsEval::new(&pos, &w);
+        assert_eq!(e.evaluate(&pos), -100);
     }
 }

@@ -5,14 +5,35 @@
 //! enemy stone. An open window with `c ≥ 1` own stones is worth `ttt_short1` when `c = k − 1`,
 //! `ttt_short2` when `c = k − 2`, and `c · ttt_stone` otherwise.
 
-use games::{Game, TicTacToe};
+use super::{Move, TicTacToe};
+use crate::eval::{Evaluation, Score, Weight, Weights};
+use crate::Game;
 
-use super::Weights;
-use crate::search::Score;
+/// The weights: open lines by how many stones they lack.
+pub const WEIGHTS: &[Weight] = &[
+    Weight {
+        name: "ttt_short1",
+        default: 100,
+        doc: "an open line (a window of k squares without enemy stones) one stone short of k",
+    },
+    Weight {
+        name: "ttt_short2",
+        default: 10,
+        doc: "an open line two stones short of k",
+    },
+    Weight {
+        name: "ttt_stone",
+        default: 1,
+        doc: "per own stone in an open line three or more stones short of k",
+    },
+];
 
-/// Tables for one board size: every window as a list of squares.
+/// Tables for one board size (every window as a list of squares) and the weights.
 #[derive(Clone, Debug)]
 pub struct TicTacToeEval {
+    short1: Score,
+    short2: Score,
+    stone: Score,
     width: u8,
     height: u8,
     k: usize,
@@ -20,9 +41,11 @@ pub struct TicTacToeEval {
     windows: Vec<Vec<(u8, u8)>>,
 }
 
-impl TicTacToeEval {
+impl Evaluation<TicTacToe> for TicTacToeEval {
+    const WEIGHTS: &'static [Weight] = WEIGHTS;
+
     /// The tables for `pos`'s board size and `k`.
-    pub fn new(pos: &TicTacToe) -> TicTacToeEval {
+    fn new(pos: &TicTacToe, weights: &Weights) -> TicTacToeEval {
         let (w, h, k) = (
             i32::from(pos.width()),
             i32::from(pos.height()),
@@ -45,6 +68,9 @@ impl TicTacToeEval {
             }
         }
         TicTacToeEval {
+            short1: weights.get(&WEIGHTS[0]),
+            short2: weights.get(&WEIGHTS[1]),
+            stone: weights.get(&WEIGHTS[2]),
             width: pos.width(),
             height: pos.height(),
             k: usize::from(pos.k()),
@@ -52,17 +78,8 @@ impl TicTacToeEval {
         }
     }
 
-    fn line_value(&self, own: usize, w: &Weights) -> Score {
-        match own {
-            0 => 0,
-            c if c + 1 == self.k => w.ttt_short1,
-            c if c + 2 == self.k => w.ttt_short2,
-            c => c as Score * w.ttt_stone,
-        }
-    }
-
     /// `Σ Kᵢ·Zᵢ` for the player to move of `pos`.
-    pub fn evaluate(&self, pos: &TicTacToe, w: &Weights) -> Score {
+    fn evaluate(&self, pos: &TicTacToe) -> Score {
         let me = pos.turn();
         let mut s = 0;
         for win in &self.windows {
@@ -75,19 +92,30 @@ impl TicTacToeEval {
                 }
             }
             if b == 0 {
-                s += self.line_value(a, w);
+                s += self.line_value(a);
             } else if a == 0 {
-                s -= self.line_value(b, w);
+                s -= self.line_value(b);
             }
         }
         s
     }
 
     /// Centre first: minus the squared distance to the centre of the board (in half-squares).
-    pub fn order_key(&self, _pos: &TicTacToe, m: games::tictactoe::Move) -> i32 {
+    fn order_key(&self, _pos: &TicTacToe, m: Move) -> i32 {
         let dc = 2 * i32::from(m.col) - (i32::from(self.width) - 1);
         let dr = 2 * i32::from(m.row) - (i32::from(self.height) - 1);
         -(dc * dc + dr * dr)
+    }
+}
+
+impl TicTacToeEval {
+    fn line_value(&self, own: usize) -> Score {
+        match own {
+            0 => 0,
+            c if c + 1 == self.k => self.short1,
+            c if c + 2 == self.k => self.short2,
+            c => c as Score * self.stone,
+        }
     }
 }
 
@@ -98,14 +126,14 @@ mod tests {
     #[test]
     fn three_by_three_has_eight_lines_and_an_open_two_is_worth_short1() {
         let mut pos = TicTacToe::default();
-        let e = TicTacToeEval::new(&pos);
+        let e = TicTacToeEval::new(&pos, &Weights::default());
         assert_eq!(e.windows.len(), 8);
-        assert_eq!(e.evaluate(&pos, &Weights::default()), 0);
+        assert_eq!(e.evaluate(&pos), 0);
         for m in ["b2", "a1", "c2"] {
             pos.play(m.parse().unwrap()).unwrap();
         }
         // O to move. X: row 2 has two (100), column b and c, diagonal a3-c1 one each (3 × 10);
         // O: row 1, column a one each (2 × 10); the a1-c3 diagonal and X's lines through a1 are closed.
-        assert_eq!(e.evaluate(&pos, &Weights::default()), -(100 + 30) + 20);
+        assert_eq!(e.evaluate(&pos), -(100 + 30) + 20);
     }
 }

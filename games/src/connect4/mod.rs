@@ -16,10 +16,17 @@
 //! assert_eq!(pos.to_string(), ".......\n.......\n.......\n.......\n...OOO.\n...XXXX\n");
 //! ```
 
+mod eval;
+mod frame;
+mod variant;
+
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Game, GameSpec, Outcome, ParseMoveError, PlayError, Player};
+pub use eval::Connect4Eval;
+pub use variant::Connect4Variant;
+
+use crate::{Frame, Game, Outcome, ParseMoveError, PlayError, Player, RecordFormat};
 
 /// A column to drop a stone into: `col` 0-based from the left.
 ///
@@ -96,7 +103,7 @@ impl Connect4 {
     /// The empty `width` × `height` board.
     ///
     /// # Panics
-    /// If `width` or `height` is outside 1..=9, the range [`GameSpec::Connect4`] validates.
+    /// If `width` or `height` is outside 1..=9, the range [`Connect4Variant`] validates.
     pub fn new(width: u8, height: u8) -> Connect4 {
         assert!(
             (1..=9).contains(&width) && (1..=9).contains(&height),
@@ -231,12 +238,24 @@ impl fmt::Display for Connect4 {
 
 impl Game for Connect4 {
     type Move = Move;
+    type Variant = Connect4Variant;
+    type Eval = Connect4Eval;
+    const RECORD_FORMATS: &'static [RecordFormat] = &[RecordFormat::Pons];
+    const LEGEND: &'static str = "X first player, O second; a move is a column number, e.g. 4";
 
-    fn spec(&self) -> GameSpec {
-        GameSpec::Connect4 {
+    fn start(v: Connect4Variant) -> Connect4 {
+        Connect4::new(v.width, v.height)
+    }
+
+    fn variant(&self) -> Connect4Variant {
+        Connect4Variant {
             width: self.width,
             height: self.height,
         }
+    }
+
+    fn frame(&self) -> Frame {
+        self.picture()
     }
 
     fn turn(&self) -> Player {

@@ -14,10 +14,17 @@
 //! assert_eq!(pos.to_string(), "..X\n.X.\nXOO\n");
 //! ```
 
+mod eval;
+mod frame;
+mod variant;
+
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Game, GameSpec, Outcome, ParseMoveError, PlayError, Player};
+pub use eval::TicTacToeEval;
+pub use variant::TicTacToeVariant;
+
+use crate::{Frame, Game, Outcome, ParseMoveError, PlayError, Player};
 
 /// A square: `col` 0-based from the left (`a` = 0), `row` 0-based from the bottom (`1` = 0).
 ///
@@ -124,7 +131,7 @@ impl TicTacToe {
     ///
     /// # Panics
     /// If `width` or `height` is outside 1..=26 or `k` outside 1..=max(`width`, `height`), the ranges
-    /// [`GameSpec::TicTacToe`] validates.
+    /// [`TicTacToeVariant`] validates.
     pub fn new(width: u8, height: u8, k: u8) -> TicTacToe {
         assert!(
             (1..=26).contains(&width) && (1..=26).contains(&height),
@@ -244,13 +251,25 @@ impl fmt::Display for TicTacToe {
 
 impl Game for TicTacToe {
     type Move = Move;
+    type Variant = TicTacToeVariant;
+    type Eval = TicTacToeEval;
+    const LEGEND: &'static str =
+        "X first player, O second; a move is a column letter and a row number, e.g. b2";
 
-    fn spec(&self) -> GameSpec {
-        GameSpec::TicTacToe {
+    fn start(v: TicTacToeVariant) -> TicTacToe {
+        TicTacToe::new(v.width, v.height, v.k)
+    }
+
+    fn variant(&self) -> TicTacToeVariant {
+        TicTacToeVariant {
             width: self.width,
             height: self.height,
             k: self.k,
         }
+    }
+
+    fn frame(&self) -> Frame {
+        self.picture()
     }
 
     fn turn(&self) -> Player {
