@@ -216,6 +216,80 @@ proptest! {
     }
 }
 
+/// The article's Max/Min without negamax (seed `001_a997fca1c543fbab.txt`): the value for the first
+/// player, the maximum over the children where the first player moves and the minimum where the second
+/// does, whoever moved before (Kalah's extra move), the static evaluation at `depth` 0 turned to the
+/// first player's side, a finished game scored as the searches score it.
+fn max_min<G: Game, E: eval::Evaluation<G>>(pos: &mut G, e: &E, depth: u32, ply: u32) -> i32 {
+    let first = pos.turn() == Player::First;
+    if let Some(o) = pos.outcome() {
+        let v = search::terminal_score(o, Player::First, ply);
+        return v;
+    }
+    if depth == 0 {
+        let v = e
+            .evaluate(pos)
+            .clamp(-search::EVAL_LIMIT, search::EVAL_LIMIT);
+        return if first { v } else { -v };
+    }
+    let values: Vec<i32> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            pos.play_unchecked(m);
+            let v = max_min(pos, e, depth - 1, ply + 1);
+            pos.undo();
+            v
+        })
+        .collect();
+    if first {
+        values.into_iter().max().unwrap()
+    } else {
+        values.into_iter().min().unwrap()
+    }
+}
+
+proptest! {
+    #![proptest_config(fixed_config(48, 2028))]
+
+    /// Where a player moves again the searches keep the child's value (and, in alpha-beta, the
+    /// window) instead of negating it: both equal the article's Max/Min.
+    #[test]
+    fn the_searches_agree_with_max_min_on_kalah_and_its_extra_moves(
+        seed in any::<u64>(), plies in 0usize..40, depth in 1u32..=6, six in any::<bool>()
+    ) {
+        let start = games::Kalah::start(games::kalah::KalahVariant { pits: if six { 6 } else { 3 }, seeds: if six { 4 } else { 3 } });
+        let mut pos = random_position(start, seed, plies);
+        let e = eval::standard(&pos, &Default::default());
+        let want = max_min(&mut pos, &e, depth, 0);
+        let first = pos.turn() == Player::First;
+        let ((mm, mm_nodes), (ab, ab_nodes)) = both(pos, depth);
+        prop_assert_eq!(if first { mm } else { -mm }, want);
+        prop_assert_eq!(mm, ab);
+        prop_assert!(ab_nodes <= mm_nodes);
+    }
+}
+
+/// From Kalah(6,4)'s start, pits 3 to 6 each put a seed in the store (+100 at depth 1), but only
+/// pit 3's last seed lands there, so at depth 2 its extra move sows pit 6 for a second seed (+200);
+/// after 4, 5 or 6 the opponent answers in kind.
+#[test]
+fn at_depth_two_minimax_takes_the_extra_move_in_kalah() {
+    let pos = games::Kalah::start(games::kalah::KalahVariant::default());
+    let eval = eval::standard(&pos, &Default::default());
+    for seed in 1..=5 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let r = search::minimax(&pos, &eval, &Budget::fixed_depth(1), &mut rng, &mut |_| {});
+        assert_eq!(r.score, 100);
+        assert!(["3", "4", "5", "6"].contains(&r.best.unwrap().to_string().as_str()));
+        let r = search::minimax(&pos, &eval, &Budget::fixed_depth(2), &mut rng, &mut |_| {});
+        assert_eq!(
+            (r.best.unwrap().to_string(), r.score),
+            ("3".to_string(), 200)
+        );
+    }
+}
+
 #[test]
 fn alpha_beta_visits_far_fewer_nodes_on_average() {
     let mut totals = [(0u64, 0u64); 3];

@@ -47,6 +47,8 @@ registry! {
     Connect4 => connect4::Connect4,
     /// `dots`: Точки under the Russian rules.
     Dots => dots::Dots,
+    /// `kalah`: Kalah(N,S), the mancala game of the article on minimax.
+    Kalah => kalah::Kalah,
 }
 
 use std::fmt;

@@ -157,6 +157,9 @@ const CASES: &[(&str, usize, u64)] = &[
     ("dots 8 8 empty", 30, 6),
     ("dots 20 20 cross", 5, 7),
     ("dots 39 32 cross", 1, 8),
+    ("kalah 6 4", 300, 10),
+    ("kalah 6 6", 100, 11),
+    ("kalah 3 1", 300, 12),
 ];
 
 struct Check {

@@ -204,10 +204,97 @@ impl Naive {
     }
 }
 
+/// Kalah as two arrays of pits and two stores, sown by walking a list of places: written from the rules
+/// of `docs/kalah-rules.md`, sharing no code with the crate.
+#[derive(Clone)]
+struct NaiveKalah {
+    /// `pits[player][k]`, k from the player's left (sowing order).
+    pits: [Vec<u32>; 2],
+    stores: [u32; 2],
+    turn: usize,
+    over: bool,
+}
+
+impl NaiveKalah {
+    fn new(spec: GameSpec) -> Option<NaiveKalah> {
+        let v = spec.variant_of::<games::kalah::KalahVariant>()?;
+        let row = vec![u32::from(v.seeds); usize::from(v.pits)];
+        Some(NaiveKalah {
+            pits: [row.clone(), row],
+            stores: [0, 0],
+            turn: 0,
+            over: false,
+        })
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.over {
+            return 0;
+        }
+        let n = self.pits[0].len();
+        (0..n)
+            .filter(|&k| self.pits[self.turn][k] > 0)
+            .map(|k| self.sow(k).perft(depth - 1))
+            .sum()
+    }
+
+    fn sow(&self, k: usize) -> NaiveKalah {
+        let mut c = self.clone();
+        let (me, n) = (self.turn, self.pits[0].len());
+        let mut seeds = std::mem::take(&mut c.pits[me][k]);
+        // A place: (side, Some(pit)) or (side, None) for the store.
+        let mut at = (me, Some(k));
+        while seeds > 0 {
+            at = match at {
+                (side, Some(p)) if p + 1 < n => (side, Some(p + 1)),
+                (side, Some(_)) => (side, None),
+                (side, None) => (1 - side, Some(0)),
+            };
+            match at {
+                (side, None) if side != me => continue,
+                (side, None) => c.stores[side] += 1,
+                (side, Some(p)) => c.pits[side][p] += 1,
+            }
+            seeds -= 1;
+        }
+        c.turn = 1 - me;
+        match at {
+            (side, None) if side == me => c.turn = me,
+            (side, Some(p))
+                if side == me && c.pits[me][p] == 1 && c.pits[1 - me][n - 1 - p] > 0 =>
+            {
+                c.stores[me] += 1 + std::mem::take(&mut c.pits[1 - me][n - 1 - p]);
+                c.pits[me][p] = 0;
+            }
+            _ => {}
+        }
+        if c.pits.iter().any(|side| side.iter().all(|&s| s == 0)) {
+            for p in 0..2 {
+                c.stores[p] += c.pits[p].iter().sum::<u32>();
+                c.pits[p].iter_mut().for_each(|s| *s = 0);
+            }
+            c.over = true;
+        }
+        c
+    }
+}
+
 #[test]
 fn independent_movers_agree_with_the_data() {
     let mut checked = 0;
     for case in cases().iter().filter(|c| c.count <= NAIVE_LIMIT) {
+        if let Some(naive) = NaiveKalah::new(case.spec) {
+            assert_eq!(
+                naive.perft(case.depth),
+                case.count,
+                "naive Kalah mover: {}",
+                case.at
+            );
+            checked += 1;
+        }
         if let Some(naive) = Naive::new(case.spec) {
             assert_eq!(
                 naive.perft(case.depth),
