@@ -166,6 +166,43 @@ options = { depth = 2, seed = 3 }
     assert!(r.moves.len() >= 7);
 }
 
+#[test]
+fn kalah_boards_in_the_report_follow_the_rules_ply_by_ply_through_extra_moves() {
+    let Some(exe) = browser_or_skip() else { return };
+    let config = r#"
+name = "kalah"
+games_per_pair = 2
+seed = 6
+concurrency = 1
+[game]
+name = "kalah"
+pits = 4
+seeds = 3
+[time_control]
+time_ms = 20000
+[[bots]]
+name = "random"
+builtin = "random"
+options = { seed = 5 }
+[[bots]]
+name = "minimax"
+builtin = "minimax"
+options = { depth = 2, seed = 3 }
+"#;
+    // The game with the most extra moves (a side moving twice in a row).
+    let r = replay_in_browser(exe, config, "kalah", |g| {
+        (0..g.len())
+            .max_by_key(|&k| g[k].movers().windows(2).filter(|w| w[0] == w[1]).count())
+            .unwrap()
+    });
+    assert!(
+        r.movers().windows(2).any(|w| w[0] == w[1]),
+        "no extra move in {}: {:?}",
+        r.id,
+        r.moves
+    );
+}
+
 /// A Connect Four game won on the board has its winning four ringed on its last ply, and only there.
 #[test]
 fn a_connect_four_win_is_ringed_on_its_last_ply() {

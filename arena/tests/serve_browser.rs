@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use arena::record::GameRecord;
 use arena::serve::client::{request, Answer};
-use common::browser::{browser_or_skip, launch, step_through, Console};
+use common::browser::{browser_or_skip, check_every_ply, launch, step_through, Console};
 use headless_chrome::Tab;
 
 /// The uploaded bot's name (the reference bot is `random`).
@@ -188,6 +188,17 @@ fn contest_config() -> String {
 /// `arena serve contest --results results [--db db] --add-user name [--admin]`: the account's
 /// password.
 fn add_user(contest: &Path, results: &Path, db: Option<&str>, name: &str, admin: bool) -> String {
+    add_user_token(contest, results, db, name, admin).0
+}
+
+/// [`add_user`]'s password and the account's API token.
+fn add_user_token(
+    contest: &Path,
+    results: &Path,
+    db: Option<&str>,
+    name: &str,
+    admin: bool,
+) -> (String, String) {
     let mut cmd = common::arena();
     cmd.arg("serve")
         .arg(contest)
@@ -215,7 +226,7 @@ fn add_user(contest: &Path, results: &Path, db: Option<&str>, name: &str, admin:
         token.len() == 64 && token.chars().all(|c| c.is_ascii_hexdigit()),
         "--add-user {name}: the last line is the API token: {stdout:?}"
     );
-    password.to_string()
+    (password.to_string(), token.to_string())
 }
 
 /// Evaluates `js` in `tab`: its value as a string, or `None` while the page is between documents (a
@@ -527,6 +538,23 @@ fn replay(tab: &Tab, server: &Server, id: u64, records: &[GameRecord]) {
     step_through(tab, r);
 }
 
+/// Opens competition `id`'s page in `tab`, follows the link of game `r`'s row to its replay page, and
+/// steps through it ply by ply, checking the board against the `games` crate.
+fn replay_page(tab: &Tab, server: &Server, id: u64, r: &GameRecord) {
+    open(tab, server, &format!("/competitions/{id}"));
+    let link = format!("/competitions/{id}/games/{}", r.id);
+    tab.find_element(&format!("table#games a[href=\"{link}\"]"))
+        .unwrap_or_else(|_| panic!("no row links to {link}\n{}", page_text(tab)))
+        .click()
+        .unwrap();
+    wait_for_page(tab, server, "a game row to open its replay page", |p| {
+        p == link
+    });
+    tab.wait_for_element(&format!("#board svg[data-game=\"{}\"]", r.id))
+        .unwrap();
+    check_every_ply(tab, r);
+}
+
 #[test]
 fn a_participant_uploads_a_bot_and_the_organisers_competition_replays_in_the_browser() {
     the_contest_in_the_browser(None);
@@ -591,7 +619,10 @@ fn the_contest_in_the_browser(db: Option<&str>) {
 
     let records = games_of(&server, id, dir.path());
     replay(&tab, &server, id, &records);
-    lap("game replayed");
+    lap("game replayed in the report");
+    let r = records.iter().max_by_key(|r| r.moves.len()).unwrap();
+    replay_page(&tab, &server, id, r);
+    lap("game replayed on its own page");
 
     console.assert_no_errors();
     let status = server.stop();
@@ -600,4 +631,144 @@ fn the_contest_in_the_browser(db: Option<&str>) {
         "arena serve stopped with {status}\n{}",
         server.log()
     );
+}
+
+/// A contest of `game` (a `[competition.game]` table's lines) between the reference bot random and a
+/// second one, `other` (its `builtin` and `args`), alone, 2 games of 30 s a bot.
+fn references_contest(name: &str, game: &str, other: &str) -> String {
+    format!(
+        "name = \"{name}\"\nregistration = true\nreferences_play = true\nseed = 7\n\
+         [check]\ngames = 2\n[competition]\nformat = \"round-robin\"\ngames_per_pair = 2\nconcurrency = 1\n\
+         [competition.game]\n{game}\n[competition.time_control]\ntime_ms = 30000\n\
+         [[reference]]\nname = \"random\"\nbuiltin = \"random\"\n\
+         [[reference]]\nname = \"other\"\n{other}\n"
+    )
+}
+
+/// Starts a contest of `game` whose organiser starts a competition of its reference bots (through the
+/// API); returns the server, the competition's id and the temporary folder.
+fn references_competition(name: &str, game: &str, other: &str) -> (Server, u64, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let contest = common::write_config(
+        dir.path(),
+        "contest",
+        &references_contest(name, game, other),
+    );
+    let (_, token) = add_user_token(&contest, &results, None, "organiser", true);
+    let server = Server::start(&contest, &results, None, dir.path());
+    let auth = format!("Bearer {token}");
+    let answer = request(
+        server.addr,
+        "POST",
+        "/api/competitions",
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+        ],
+        b"{\"kind\":\"test\"}",
+    )
+    .unwrap();
+    assert_eq!(answer.status, 201, "{}\n{}", answer.text(), server.log());
+    let id = answer.json().unwrap()["id"].as_u64().unwrap();
+    (server, id, dir)
+}
+
+/// Waits for competition `id` to finish; its games.
+fn finished_games(server: &Server, id: u64, dir: &Path) -> Vec<GameRecord> {
+    let api = format!("/api/competitions/{id}");
+    poll(
+        "the competition to finish",
+        || (server.get_json(&api)["status"] == "finished").then_some(()),
+        || format!("{}\n{}", server.get_json(&api), server.log()),
+    );
+    let answer = server.get(&format!("/competitions/{id}/games.csv"));
+    let path = dir.join("games.csv");
+    std::fs::write(&path, answer.text()).unwrap();
+    arena::results::read_games_csv(&path).unwrap()
+}
+
+/// Kalah on the site: the live board draws the game in progress (the board, both players with their
+/// sides and clocks, who moves), then every finished game's row opens its replay page, stepped through
+/// ply by ply, extra moves included. No page logs an error.
+#[test]
+fn a_kalah_competition_on_the_live_board_and_its_replay_pages() {
+    let Some(chromium) = browser_or_skip() else {
+        return;
+    };
+    // The other bot waits 150 ms before each move: a game lasts seconds, long enough to be watched.
+    let (mut server, id, dir) = references_competition(
+        "kalah-contest",
+        "name = \"kalah\"",
+        "builtin = \"faulty\"\nargs = [\"--delay-ms\", \"150\"]",
+    );
+    let browser = launch(chromium, &dir.path().join("profile"));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    let console = Console::watch(&tab);
+    open(&tab, &server, &format!("/competitions/{id}/live"));
+    // A game in progress, drawn: two sides with a clock each, one of them to move, the pits.
+    let card = poll(
+        "a game on the live board",
+        || {
+            eval_string(
+                &tab,
+                "(() => { const g = document.querySelector('#live .live-game'); if (!g || !g.querySelector('svg .piece')) return null; \
+                 return JSON.stringify({sides: Array.from(g.querySelectorAll('.side')).map(s => [s.dataset.side, s.querySelector('.clock').textContent]), \
+                 moving: g.querySelectorAll('.side.to-move').length, pits: g.querySelectorAll('svg .piece[data-kind=pit]').length, \
+                 stores: g.querySelectorAll('svg .piece[data-kind=store]').length}); })()",
+            )
+        },
+        || page_text(&tab),
+    );
+    let card: serde_json::Value = serde_json::from_str(&card).unwrap();
+    assert_eq!(card["pits"], 12, "{card}");
+    assert_eq!(card["stores"], 2, "{card}");
+    assert_eq!(card["moving"], 1, "{card}");
+    let sides = card["sides"].as_array().unwrap();
+    assert_eq!(
+        (sides[0][0].as_str(), sides[1][0].as_str()),
+        (Some("first"), Some("second")),
+        "{card}"
+    );
+    for side in sides {
+        let clock = side[1].as_str().unwrap();
+        assert!(
+            clock.contains(':') && clock.contains('.'),
+            "a clock m:ss.s: {card}"
+        );
+    }
+    let records = finished_games(&server, id, dir.path());
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        let movers = r.movers();
+        if movers.windows(2).any(|w| w[0] == w[1]) {
+            eprintln!("{}: {} plies, with extra moves", r.id, r.moves.len());
+        }
+        replay_page(&tab, &server, id, r);
+    }
+    console.assert_no_errors();
+    assert!(server.stop().success(), "{}", server.log());
+}
+
+/// Dots on the site: a finished game's replay page shows its captures and bases ply by ply.
+#[test]
+fn a_dots_competition_s_games_replay_on_their_pages() {
+    let Some(chromium) = browser_or_skip() else {
+        return;
+    };
+    let (mut server, id, dir) = references_competition(
+        "dots-contest",
+        "name = \"dots\"\nwidth = 8\nheight = 8\nstart = \"cross\"",
+        "builtin = \"alphabeta\"\noptions = { depth = 2 }",
+    );
+    let browser = launch(chromium, &dir.path().join("profile"));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    let console = Console::watch(&tab);
+    let records = finished_games(&server, id, dir.path());
+    let r = records.iter().max_by_key(|r| r.moves.len()).unwrap();
+    replay_page(&tab, &server, id, r);
+    console.assert_no_errors();
+    assert!(server.stop().success(), "{}", server.log());
 }

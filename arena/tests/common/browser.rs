@@ -290,12 +290,19 @@ pub fn slide_to(tab: &Tab, ply: usize) {
 /// end with End, then the middle through the slider. Returns the house points of the first and of the
 /// second player summed over the plies checked.
 pub fn step_through(tab: &Tab, r: &GameRecord) -> [usize; 2] {
+    open_game(tab, r);
+    check_every_ply(tab, r)
+}
+
+/// Checks the board of game `r`, open at its last ply in the viewer of the page in `tab` (the
+/// report's, or the contest server's replay page, which has the same controls), at every ply as
+/// [`step_through`] does.
+pub fn check_every_ply(tab: &Tab, r: &GameRecord) -> [usize; 2] {
     let mut houses = [0; 2];
     let mut add = |h: [usize; 2]| {
         houses[0] += h[0];
         houses[1] += h[1];
     };
-    open_game(tab, r);
     let n = r.moves.len();
     add(check(tab, r, n));
     tab.find_element("#first").unwrap().click().unwrap();

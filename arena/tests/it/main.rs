@@ -27,6 +27,7 @@ mod deploy;
 mod forfeits;
 mod formats;
 mod integrity;
+mod kalah;
 mod match_cmd;
 mod newcomer;
 mod pairing;

@@ -582,6 +582,62 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database
     );
     let report = server.get(&format!("/competitions/{id}/report.html"), None);
     assert!(report.text().contains("shbot"));
+    // Every game row opens the game's replay page, drawn by the board renderer from its pictures.
+    let first_game = csv
+        .text()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(
+        page.text()
+            .contains(&format!("href=\"/competitions/{id}/games/{first_game}\"")),
+        "{}",
+        page.text()
+    );
+    let replay = server.get(&format!("/competitions/{id}/games/{first_game}"), None);
+    assert_eq!(replay.status, 200, "{}", replay.text());
+    for part in [
+        "id=\"replay\"",
+        "src=\"/assets/board.js\"",
+        "src=\"/assets/viewer.js\"",
+        "id=\"board\"",
+    ] {
+        assert!(replay.text().contains(part), "{part}: {}", replay.text());
+    }
+    let g = server
+        .get(&format!("/api/competitions/{id}/games/{first_game}"), None)
+        .json()
+        .unwrap();
+    let plies = g["moves"].as_array().unwrap().len();
+    assert_eq!(
+        g["replay"]["steps"].as_array().unwrap().len(),
+        plies + 1,
+        "{g}"
+    );
+    assert_eq!(g["replay"]["board"]["layout"], "grid", "{g}");
+    assert_eq!(g["game"], "connect4 7 6");
+    let missing = server.get(&format!("/api/competitions/{id}/games/g9999"), None);
+    assert_eq!(missing.status, 404);
+    assert!(missing.json().unwrap()["error"].is_string());
+    assert_eq!(
+        server
+            .get(&format!("/competitions/{id}/games/g9999"), None)
+            .status,
+        404
+    );
+    for asset in ["board.js", "viewer.js"] {
+        let js = server.get(&format!("/assets/{asset}"), None);
+        assert_eq!(js.status, 200);
+        assert!(js
+            .header("content-type")
+            .unwrap_or_default()
+            .starts_with("text/javascript"));
+    }
+    assert_eq!(server.get("/assets/other.js", None).status, 404);
     let folder = data.join(format!("competitions/competition-{id}"));
     let out = crate::common::arena()
         .args(["ratings", folder.to_str().unwrap()])
@@ -966,8 +1022,20 @@ fn an_arena_workers_games_show_on_the_live_board(db: Database) {
         game["board"].as_str().unwrap().lines().count() >= 6,
         "{game}"
     );
+    // Its picture, both clocks and the side to move, for the graphical board.
+    assert_eq!(game["frame"]["board"]["cols"], 7, "{game}");
+    assert!(
+        !game["frame"]["pieces"].as_array().unwrap().is_empty(),
+        "{game}"
+    );
+    assert!(
+        game["clocks_ms"][0].is_u64() && game["clocks_ms"][1].is_u64(),
+        "{game}"
+    );
+    assert!(game["to_move"].is_string(), "{game}");
     let page = server.get(&format!("/competitions/{id}/live"), None);
     assert!(page.text().contains(&format!("{gid}: ")), "{}", page.text());
+    assert!(page.text().contains("id=\"live\""), "{}", page.text());
     // Once the competition is over, nothing is left on the board.
     server.wait_for(&path, |v| v["status"] == "finished");
     assert_eq!(
