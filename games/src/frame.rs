@@ -31,6 +31,15 @@ use crate::Player;
 /// A spot on the board: `[x, y]`, a cell (grid) or a point (lattice), from the bottom left, 0-based.
 pub type Spot = [u16; 2];
 
+/// What a move changed in the picture ([`crate::Game::changed`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// The spots whose pieces may differ.
+    pub spots: Vec<Spot>,
+    /// Whether the areas and lines may differ.
+    pub outlines: bool,
+}
+
 /// The picture of one position.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Frame {

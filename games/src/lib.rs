@@ -310,6 +310,25 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + PartialEq + Eq + Send + Sync
     /// The board picture of this position ([`frame`]): the last move highlighted, the score in the
     /// panel.
     fn frame(&self) -> Frame;
+
+    /// What the last move may have changed in the picture, for drawing every position of long games
+    /// fast (a report of thousands of Dots games): with [`frame_at`](Game::frame_at) of it, the picture
+    /// before the move gives the picture after it. `None` (the default, and at the start): anything, so
+    /// the whole [`frame`](Game::frame) is drawn. The conformance test checks that the two ways give
+    /// the same picture.
+    fn changed(&self) -> Option<frame::Changed> {
+        None
+    }
+
+    /// The picture of what `changed` names: the pieces on its spots, the areas and lines whole when
+    /// it says they may have changed (else they are the ones before and may be left out), the highlight
+    /// and panel whole; the board is left to the caller (a game's board does not change: it may be
+    /// default). Default: [`frame`](Game::frame) with the other pieces left out.
+    fn frame_at(&self, changed: &frame::Changed) -> Frame {
+        let mut f = self.frame();
+        f.pieces.retain(|p| changed.spots.contains(&[p.x, p.y]));
+        f
+    }
 }
 
 /// The player who made each move of `moves` from the start of `pos` (or `None` from the first move

@@ -16,7 +16,9 @@ const PLAY_UNDO_SAMPLE: usize = 64;
 /// - every legal move passes `check` and `is_legal`, and its notation round-trips;
 /// - `play_unchecked` then `undo` restores an equal position with the same board text, turn and
 ///   frame, and `play` accepts the move; `ply` goes up by one;
-/// - every frame is valid (`Frame::validate`) and serializes to JSON and back;
+/// - every frame is valid (`Frame::validate`) and serializes to JSON and back; where a game names the
+///   spots a move changed (`Game::changed`), the picture before the move with those spots drawn again
+///   (`Game::frame_at`) is the picture after it;
 /// - a game on has legal moves, a game over has none, and it is over within [`MAX_PLIES`];
 /// - after the end, `play` of any formerly legal move is `GameOver` and changes nothing;
 /// - undoing every move gives back the start position.
@@ -117,6 +119,14 @@ fn conformance<G: Game>(start: G, games: usize, seed: u64) {
             pos.play(m).unwrap();
             played.push(m);
             std::mem::swap(&mut moves, &mut last_moves);
+            if let Some(changed) = pos.changed() {
+                assert_eq!(
+                    incremental(&frame, &changed, &pos.frame_at(&changed)),
+                    sorted(pos.frame()),
+                    "the picture from the changed spots differs from the whole: {}",
+                    at(game, &played, &pos)
+                );
+            }
         }
 
         let end = at(game, &played, &pos);
@@ -142,6 +152,38 @@ fn conformance<G: Game>(start: G, games: usize, seed: u64) {
             "undoing every move does not give the start: {end}"
         );
     }
+}
+
+/// `f`'s pieces, lines and areas in a fixed order (a picture is a set of them).
+fn sorted(mut f: games::Frame) -> games::Frame {
+    f.pieces.sort_by_key(|p| serde_json::to_string(p).unwrap());
+    f.lines.sort_by_key(|l| serde_json::to_string(l).unwrap());
+    f.areas.sort_by_key(|a| serde_json::to_string(a).unwrap());
+    f
+}
+
+/// The picture after a move from the picture `before` it, what the move changed and the partial
+/// picture of it ([`Game::frame_at`]).
+fn incremental(
+    before: &games::Frame,
+    changed: &games::frame::Changed,
+    partial: &games::Frame,
+) -> games::Frame {
+    let spots = &changed.spots;
+    let mut f = partial.clone();
+    f.board = before.board.clone();
+    if !changed.outlines {
+        f.areas = before.areas.clone();
+        f.lines = before.lines.clone();
+    }
+    f.pieces = before
+        .pieces
+        .iter()
+        .filter(|p| !spots.contains(&[p.x, p.y]))
+        .chain(&partial.pieces)
+        .cloned()
+        .collect();
+    sorted(f)
 }
 
 /// Longer games fail: every game of the registry ends well within it (Dots 39×32 has 1,248 points).

@@ -153,7 +153,10 @@ var ArenaBoard = (function () {
       (st.a || []).forEach(function (i) { on[i] = 1; });
       if (k % EVERY === 0 && k > 0 && !this.snaps[k]) this.snaps[k] = on.slice();
     }
-    var f = { board: r.board, areas: [], lines: [], pieces: [], highlight: r.steps[ply].h || [], panel: r.steps[ply].p || [] };
+    // A step without a panel keeps the one before it.
+    var text = [];
+    for (k = ply; k >= 0; k--) if (r.steps[k].p) { text = r.steps[k].p; break; }
+    var f = { board: r.board, areas: [], lines: [], pieces: [], highlight: r.steps[ply].h || [], panel: text };
     for (k = 0; k < r.items.length; k++) {
       if (!on[k]) continue;
       var it = r.items[k];
@@ -161,6 +164,37 @@ var ArenaBoard = (function () {
     }
     return f;
   };
+
+  // A replay from the compact form report.html embeds (arena/src/frames/compact.rs).
+  var SHAPES = ['disc', 'cross', 'ring', 'dot', 'square', 'outline', 'pit'];
+  var OWNERS = [null, 'first', 'second'];
+  function expand(c) {
+    var items = c.i.map(function (it) {
+      if (!Array.isArray(it)) return it.l ? { line: it.l } : { area: it.a };
+      var p = { x: it[0], y: it[1], shape: SHAPES[it[2]], kind: c.k[it[3]] };
+      if (it[4]) p.owner = OWNERS[it[4]];
+      if (it[5] & 1) p.faded = true;
+      if (it[5] & 2) p.ring = true;
+      if (it[6] != null) p.label = it[6];
+      if (it.length > 7) { p.w = it[7]; p.h = it[8]; }
+      return { piece: p };
+    });
+    var next = 0;
+    var steps = c.s.map(function (s) {
+      var a = [], k;
+      for (k = 0; k < s[0]; k++) a.push(next++);
+      var st = { a: a.concat(s[1] || []), d: s[2] || [], h: [] };
+      if (s.length > 3) {
+        for (k = 0; k + 1 < s[3].length; k += 2) st.h.push([s[3][k], s[3][k + 1]]);
+      } else {
+        // Left out: the spots of the new pieces.
+        for (k = 0; k < s[0]; k++) if (items[a[k]].piece) st.h.push([items[a[k]].piece.x, items[a[k]].piece.y]);
+      }
+      if (s.length > 4) st.p = s[4].map(function (t) { return t.length > 1 ? { text: t[0], owner: OWNERS[t[1]] } : { text: t[0] }; });
+      return st;
+    });
+    return { board: c.b, items: items, steps: steps, movers: c.w, error: c.e };
+  }
 
   // The replays of report.html: base64 of gzip'd JSON, decoded in the browser.
   function decode(text) {
@@ -170,5 +204,5 @@ var ArenaBoard = (function () {
     return new Response(stream).json();
   }
 
-  return { svg: svg, panel: panel, Replay: Replay, decode: decode, colors: COLORS };
+  return { svg: svg, panel: panel, Replay: Replay, expand: expand, decode: decode, colors: COLORS };
 })();

@@ -4,10 +4,13 @@
 //!
 //! A game's pictures travel as a [`Replay`]: its board, every piece, line and area that appears in it
 //! once ([`Replay::items`]), and per position the items that come and go ([`Step`]), the highlight and
-//! the text panel. The report embeds all its games' replays as one gzip-compressed, base64-encoded JSON
-//! array ([`embed`]), which the page decompresses in the browser (`DecompressionStream`).
+//! the text panel. The report embeds all its games' replays in their [`compact`] form as one
+//! gzip-compressed, base64-encoded JSON array ([`embed`]), which the page decompresses in the browser
+//! (`DecompressionStream`); the contest server's API gives the plain form.
 
-use std::collections::HashMap;
+pub mod compact;
+
+use foldhash::HashMap;
 use std::io::Write as _;
 
 use base64::Engine as _;
@@ -42,9 +45,9 @@ pub struct Step {
     /// The frame's highlight.
     #[serde(rename = "h", default, skip_serializing_if = "Vec::is_empty")]
     pub highlight: Vec<Spot>,
-    /// The frame's text panel.
-    #[serde(rename = "p", default, skip_serializing_if = "Vec::is_empty")]
-    pub panel: Vec<Text>,
+    /// The frame's text panel; `None` when it is the one of the step before.
+    #[serde(rename = "p", default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<Vec<Text>>,
 }
 
 /// A recorded game's pictures, position by position.
@@ -72,6 +75,7 @@ impl Replay {
             return None;
         }
         let mut on: Vec<bool> = vec![false; self.items.len()];
+        let mut panel: &[Text] = &[];
         for step in &self.steps[..=ply] {
             for &i in &step.remove {
                 on[i as usize] = false;
@@ -79,8 +83,10 @@ impl Replay {
             for &i in &step.add {
                 on[i as usize] = true;
             }
+            if let Some(p) = &step.panel {
+                panel = p;
+            }
         }
-        let last = &self.steps[ply];
         let mut f = Frame::new(self.board.clone());
         for (item, _) in self.items.iter().zip(&on).filter(|(_, &on)| on) {
             match item {
@@ -89,19 +95,26 @@ impl Replay {
                 Item::Area(a) => f.areas.push(a.clone()),
             }
         }
-        f.highlight = last.highlight.clone();
-        f.panel = last.panel.clone();
+        f.highlight = self.steps[ply].highlight.clone();
+        f.panel = panel.to_vec();
         Some(f)
     }
 }
 
-/// Builds a [`Replay`] from the frames of consecutive positions.
+/// Builds a [`Replay`] from the pictures of consecutive positions, whole ([`Builder::push`]) or of the
+/// spots a move changed ([`Builder::push_changed`]).
 #[derive(Default)]
 struct Builder {
     replay: Replay,
     ids: HashMap<Item, u32>,
-    /// The items of the last frame, sorted.
-    shown: Vec<u32>,
+    /// The pieces shown, by spot.
+    pieces: HashMap<Spot, Vec<u32>>,
+    /// The areas and lines shown, and their ids.
+    areas: Vec<Area>,
+    lines: Vec<Line>,
+    others: Vec<u32>,
+    /// The last panel.
+    panel: Option<Vec<Text>>,
 }
 
 impl Builder {
@@ -115,36 +128,77 @@ impl Builder {
         id
     }
 
-    fn push(&mut self, frame: Frame) {
+    /// The step to `frame`, whose pieces on `spots` replace those shown there (all the pieces when
+    /// `spots` is `None`); its areas and lines replace those shown when `outlines`.
+    fn step(&mut self, frame: Frame, spots: Option<&[Spot]>, outlines: bool) {
         if self.replay.steps.is_empty() {
             self.replay.board = frame.board.clone();
         }
-        let mut now: Vec<u32> = Vec::with_capacity(self.shown.len() + 4);
-        for a in frame.areas {
-            now.push(self.id(Item::Area(a)));
+        let (mut add, mut remove) = (Vec::new(), Vec::new());
+        // Areas and lines, whole every time (a game has few), looked up only when they changed.
+        if outlines && (frame.areas != self.areas || frame.lines != self.lines) {
+            let mut others: Vec<u32> = Vec::with_capacity(frame.areas.len() + frame.lines.len());
+            for a in &frame.areas {
+                others.push(self.id(Item::Area(a.clone())));
+            }
+            for l in &frame.lines {
+                others.push(self.id(Item::Line(l.clone())));
+            }
+            others.sort_unstable();
+            others.dedup();
+            diff(&self.others, &others, &mut add, &mut remove);
+            self.others = others;
+            self.areas = frame.areas;
+            self.lines = frame.lines;
         }
-        for l in frame.lines {
-            now.push(self.id(Item::Line(l)));
-        }
+        // Pieces, by spot.
+        let mut now: HashMap<Spot, Vec<u32>> = HashMap::default();
         for p in frame.pieces {
-            now.push(self.id(Item::Piece(p)));
+            let spot = [p.x, p.y];
+            let id = self.id(Item::Piece(p));
+            now.entry(spot).or_default().push(id);
         }
-        now.sort_unstable();
-        now.dedup();
-        let (add, remove) = diff(&self.shown, &now);
+        let mut redrawn: Vec<Spot> = match spots {
+            Some(s) => s.to_vec(),
+            None => self.pieces.keys().chain(now.keys()).copied().collect(),
+        };
+        redrawn.sort_unstable();
+        redrawn.dedup();
+        for spot in redrawn {
+            let mut was = self.pieces.remove(&spot).unwrap_or_default();
+            let mut is = now.remove(&spot).unwrap_or_default();
+            was.sort_unstable();
+            is.sort_unstable();
+            diff(&was, &is, &mut add, &mut remove);
+            if !is.is_empty() {
+                self.pieces.insert(spot, is);
+            }
+        }
+        add.sort_unstable();
+        remove.sort_unstable();
+        let panel = (self.panel.as_ref() != Some(&frame.panel)).then(|| frame.panel.clone());
+        self.panel = Some(frame.panel);
         self.replay.steps.push(Step {
             add,
             remove,
             highlight: frame.highlight,
-            panel: frame.panel,
+            panel,
         });
-        self.shown = now;
+    }
+
+    /// The step to the position `pos`: from the spots its last move changed where the game names them
+    /// ([`Game::changed`]), else from its whole picture.
+    fn push<G: Game>(&mut self, pos: &G) {
+        match pos.changed().filter(|_| !self.replay.steps.is_empty()) {
+            Some(c) => self.step(pos.frame_at(&c), Some(&c.spots), c.outlines),
+            None => self.step(pos.frame(), None, true),
+        }
     }
 }
 
-/// The ids in `now` and not in `before`, and those in `before` and not in `now` (both sorted).
-fn diff(before: &[u32], now: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let (mut add, mut remove) = (Vec::new(), Vec::new());
+/// Appends to `add` the ids in `now` and not in `before`, and to `remove` those in `before` and not
+/// in `now` (both sorted).
+fn diff(before: &[u32], now: &[u32], add: &mut Vec<u32>, remove: &mut Vec<u32>) {
     let (mut i, mut j) = (0, 0);
     while i < before.len() || j < now.len() {
         match (before.get(i), now.get(j)) {
@@ -167,7 +221,6 @@ fn diff(before: &[u32], now: &[u32]) -> (Vec<u32>, Vec<u32>) {
             (None, None) => break,
         }
     }
-    (add, remove)
 }
 
 /// Plays a record's moves from its start, a frame after each.
@@ -177,7 +230,7 @@ impl GameVisitor for Frames<'_> {
     type Output = Replay;
     fn visit<G: Game>(self, mut pos: G) -> Replay {
         let mut b = Builder::default();
-        b.push(pos.frame());
+        b.push(&pos);
         for (k, text) in self.0.moves.iter().enumerate() {
             let mover = pos.turn();
             let played = text
@@ -193,7 +246,7 @@ impl GameVisitor for Frames<'_> {
             } else {
                 '1'
             });
-            b.push(pos.frame());
+            b.push(&pos);
         }
         b.replay
     }
@@ -219,13 +272,13 @@ pub fn replay(record: &GameRecord) -> Replay {
         })
 }
 
-/// The JSON of `value` (the replays, or what holds them), gzip-compressed and base64-encoded: what
-/// `report.html` embeds (its script decodes it with `DecompressionStream('gzip')`).
-pub fn embed<T: Serialize + ?Sized>(value: &T) -> String {
-    let json = serde_json::to_vec(value).unwrap_or_else(|_| b"[]".to_vec());
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+/// The JSON text `json`, gzip-compressed and base64-encoded: what `report.html` embeds (its script
+/// decodes it with `DecompressionStream('gzip')`).
+pub fn embed(json: &str) -> String {
+    // Level 6: half of level 9's time for a few percent more bytes (docs/benchmarks.md).
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     // Writing into a Vec cannot fail.
-    let _ = gz.write_all(&json);
+    let _ = gz.write_all(json.as_bytes());
     let bytes = gz.finish().unwrap_or_default();
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
@@ -295,11 +348,44 @@ mod tests {
     }
 
     #[test]
+    fn a_quiet_ply_is_one_number_in_the_compact_form() {
+        // Connect Four: each ply a new disc, highlighted (implied), the panel's side to move changing.
+        let r = GameRecord::example("a", "b", GameResult::FirstWins);
+        let mut text = String::new();
+        compact::write(&replay(&r), &mut text);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let steps = v["s"].as_array().unwrap();
+        assert_eq!(steps.len(), r.moves.len() + 1);
+        // The start: nothing new on an empty board.
+        assert_eq!(steps[0][0], 0);
+        // Ply 1: one new disc; the panel (whose side to move changed) comes last, so the highlight
+        // before it is written out.
+        assert_eq!(
+            steps[1],
+            serde_json::json!([1, [], [], [3, 0], [["second to move", 2]]])
+        );
+        let dots = {
+            let mut d = GameRecord::example("a", "b", GameResult::FirstWins);
+            (d.game, d.variant) = ("dots".into(), "8 8 empty".into());
+            d.moves = vec!["1-1".into(), "8-8".into()];
+            d
+        };
+        let mut text = String::new();
+        compact::write(&replay(&dots), &mut text);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        // A Dots ply with no capture: one new dot, highlighted, the panel unchanged: `[1]`.
+        assert_eq!(v["s"][2], serde_json::json!([1]));
+        assert_eq!(v["i"][1], serde_json::json!([7, 7, 3, 0, 2]));
+        assert_eq!(v["k"], serde_json::json!(["dot"]));
+    }
+
+    #[test]
     fn the_embedded_text_is_the_json_gzipped() {
         let r = GameRecord::example("a", "b", GameResult::FirstWins);
         let replays = vec![replay(&r)];
+        let text = serde_json::to_string(&replays).unwrap();
         let bytes = base64::engine::general_purpose::STANDARD
-            .decode(embed(&replays[..]))
+            .decode(embed(&text))
             .unwrap();
         let mut json = String::new();
         flate2::read::GzDecoder::new(&bytes[..])

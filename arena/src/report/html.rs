@@ -123,13 +123,14 @@ struct GameJson<'a> {
     x: Vec<&'static str>,
 }
 
-/// One game in the compressed block: its moves and its pictures.
-#[derive(Serialize)]
-struct ViewJson<'a> {
-    /// The moves, in the game's notation.
-    m: &'a [String],
-    /// The pictures ([`crate::frames::Replay`]).
-    f: crate::frames::Replay,
+/// One game in the compressed block: its moves (`m`, in the game's notation) and its pictures (`f`,
+/// [`crate::frames::compact`]), as JSON text.
+fn view_json(r: &GameRecord, out: &mut String) {
+    out.push_str("{\"m\":");
+    out.push_str(&serde_json::to_string(&r.moves).unwrap_or_else(|_| "[]".into()));
+    out.push_str(",\"f\":");
+    crate::frames::compact::write(&crate::frames::replay(r), out);
+    out.push('}');
 }
 
 #[derive(Serialize)]
@@ -253,7 +254,8 @@ pub fn render(page: &Page) -> String {
     )
 }
 
-fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, Vec<ViewJson<'a>>) {
+/// The page's game data, and the JSON text of the compressed block (the games in the same order).
+fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, String) {
     let mut bots: Vec<&str> = page
         .report
         .standings
@@ -262,7 +264,7 @@ fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, Vec<ViewJson<'a>>) {
         .collect();
     let mut variants: Vec<String> = Vec::new();
     let mut games = Vec::with_capacity(page.records.len());
-    let mut views = Vec::with_capacity(page.records.len());
+    let mut views = String::from("[");
     // The list in id order (the schedule's), not in the order the games ended (games.csv's).
     let mut records: Vec<&'a GameRecord> = page.records.iter().collect();
     records.sort_by(|a, b| (a.id.len(), &a.id).cmp(&(b.id.len(), &b.id)));
@@ -283,10 +285,10 @@ fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, Vec<ViewJson<'a>>) {
                 variants.len() - 1
             }
         };
-        views.push(ViewJson {
-            m: &r.moves,
-            f: crate::frames::replay(r),
-        });
+        if views.len() > 1 {
+            views.push(',');
+        }
+        view_json(r, &mut views);
         let x = [(RecordFormat::Sgf, "sgf"), (RecordFormat::Pons, "pons")]
             .into_iter()
             .filter(|&(f, _)| has(r, f))
@@ -320,7 +322,7 @@ fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, Vec<ViewJson<'a>>) {
             exports: page.exports,
             games,
         },
-        views,
+        views + "]",
     )
 }
 

@@ -173,12 +173,13 @@ pub fn house_owner(piece: &str) -> Option<&str> {
     (fields.get(2) == Some(&"house")).then(|| fields[3])
 }
 
-/// The pieces the page draws now, the ply it says it shows, its text panel (lines joined by `|`) and
-/// its line about the last move.
+/// The pieces the page draws now, the ply it says it shows, its text panel (lines joined by `|`) with
+/// its highlighted spots (as [`expected`]) and its line about the last move.
 pub fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String, String) {
     let js =
         "JSON.stringify({ply: +document.querySelector('#board svg').getAttribute('data-ply'), \
-              panel: Array.from(document.querySelectorAll('#score .panel-line')).map(e => e.textContent).join('|'), \
+              panel: Array.from(document.querySelectorAll('#score .panel-line')).map(e => e.textContent).join('|') \
+              + ' @' + Array.from(document.querySelectorAll('#board svg .highlight')).map(e => e.dataset.x + ',' + e.dataset.y).join(' '), \
               info: document.getElementById('move-info').textContent, \
               pieces: Array.from(document.querySelectorAll('#board svg .piece')).map(e => \
               [e.dataset.x, e.dataset.y, e.dataset.kind, e.dataset.owner, e.dataset.label || '', \
@@ -203,7 +204,8 @@ pub fn shown(tab: &Tab) -> (BTreeSet<String>, u64, String, String) {
 }
 
 /// The pieces of the games crate's picture of the position after the first `ply` plies of `r`
-/// ([`Game::frame`]), and its text panel (lines joined by `|`).
+/// ([`Game::frame`]), and its text panel (lines joined by `|`) followed by ` @` and its highlighted
+/// spots (`x,y`, space-separated).
 pub fn expected(r: &GameRecord, ply: usize) -> (BTreeSet<String>, String) {
     struct At<'a>(&'a [String]);
     impl GameVisitor for At<'_> {
@@ -218,7 +220,15 @@ pub fn expected(r: &GameRecord, ply: usize) -> (BTreeSet<String>, String) {
         .visit_with_setup(&r.setup, At(&r.moves[..ply]))
         .unwrap();
     let panel: Vec<&str> = frame.panel.iter().map(|t| t.text.as_str()).collect();
-    (frame.pieces.iter().map(piece).collect(), panel.join("|"))
+    let highlight: Vec<String> = frame
+        .highlight
+        .iter()
+        .map(|[x, y]| format!("{x},{y}"))
+        .collect();
+    (
+        frame.pieces.iter().map(piece).collect(),
+        format!("{} @{}", panel.join("|"), highlight.join(" ")),
+    )
 }
 
 /// Asserts that the page shows `r` after `ply` plies. Returns the number of house points (Dots, R9) of

@@ -3,7 +3,7 @@
 //! wall still stands as a filled polygon, the last dot highlighted, the captures in the panel.
 
 use super::{Dots, Move, Point};
-use crate::frame::{Area, Board, Frame, Layout, Piece, Shape, Style, Text};
+use crate::frame::{Area, Board, Changed, Frame, Layout, Piece, Shape, Spot, Style, Text};
 use crate::Player;
 
 /// Labels for `n` points: `1`, every fifth, and `n`; the others empty.
@@ -22,7 +22,7 @@ fn thinned(n: u8) -> Vec<String> {
 impl Dots {
     /// The frame of [`Game::frame`].
     pub(super) fn picture(&self) -> Frame {
-        let mut f = Frame::new(Board {
+        let mut f = self.frame_without_pieces(Board {
             layout: Layout::Points,
             cols: self.w.into(),
             rows: self.h.into(),
@@ -30,44 +30,69 @@ impl Dots {
             col_labels: thinned(self.w),
             row_labels: thinned(self.h),
             colors: None,
-        });
+        }, true);
+        for (x, y, point) in self.points() {
+            f.pieces.extend(piece(x, y, point));
+        }
+        f
+    }
+
+    /// The frame of [`Game::frame_at`]: the pieces on the changed spots only, the board left default,
+    /// the bases only when the move may have changed them.
+    pub(super) fn picture_at(&self, changed: &Changed) -> Frame {
+        let mut f = self.frame_without_pieces(Board::default(), changed.outlines);
+        for &[x, y] in &changed.spots {
+            let (x, y) = (x as u8 + 1, y as u8 + 1);
+            if let Some(point) = self.point(x, y) {
+                f.pieces.extend(piece(x, y, point));
+            }
+        }
+        f
+    }
+
+    /// What [`Game::changed`] says: the points whose cells the last move wrote (its undo log); the
+    /// bases only when it wrote more than its own dot (a base made, a wall captured: only a capture
+    /// changes them).
+    pub(super) fn changed_spots(&self) -> Option<Changed> {
+        let last = self.played.last()?;
+        let log = &self.log[last.log_len as usize..];
+        let mut spots: Vec<Spot> = log
+            .iter()
+            .map(|&e| self.coords((e >> 8) as usize))
+            .map(|(x, y)| [u16::from(x) - 1, u16::from(y) - 1])
+            .collect();
+        spots.sort_unstable();
+        spots.dedup();
+        Some(Changed {
+            spots,
+            outlines: log.len() > 1,
+        })
+    }
+
+    /// `board` with the standing bases (when `bases`), the highlight and the panel.
+    fn frame_without_pieces(&self, board: Board, bases: bool) -> Frame {
+        let mut f = Frame::new(board);
         let spot = |x: u8, y: u8| [u16::from(x) - 1, u16::from(y) - 1];
         // The bases whose walls still stand (none of their wall dots captured since).
         let mut begin = 0;
-        for &(p, end) in &self.bases {
+        for &(p, end) in self.bases.iter().filter(|_| bases) {
             let chain = &self.walls[begin..end as usize];
             begin = end as usize;
-            let points: Vec<[u16; 2]> = chain
-                .iter()
-                .map(|&i| self.coords(usize::from(i)))
-                .map(|(x, y)| spot(x, y))
-                .collect();
             let standing = chain.iter().all(|&i| {
                 let (x, y) = self.coords(usize::from(i));
                 self.point(x, y) == Some(Point::Dot(p))
             });
             if standing {
                 f.areas.push(Area {
-                    points,
+                    points: chain
+                        .iter()
+                        .map(|&i| self.coords(usize::from(i)))
+                        .map(|(x, y)| spot(x, y))
+                        .collect(),
                     owner: Some(p),
                     kind: "base".into(),
                 });
             }
-        }
-        for (x, y, point) in self.points() {
-            let [px, py] = spot(x, y);
-            let piece = match point {
-                Point::Empty => continue,
-                Point::Dot(p) => Piece::new(px, py, Shape::Dot, "dot").owned(Some(p)),
-                Point::Captured(p) => Piece::new(px, py, Shape::Dot, "captured")
-                    .owned(Some(p))
-                    .faded(true),
-                Point::Dead(p) => Piece::new(px, py, Shape::Square, "dead")
-                    .owned(Some(p))
-                    .faded(true),
-                Point::House(p) => Piece::new(px, py, Shape::Outline, "house").owned(Some(p)),
-            };
-            f.pieces.push(piece);
         }
         if let Some(Move::Put { x, y }) = self.moves().last() {
             f.highlight.push(spot(x, y));
@@ -88,6 +113,22 @@ impl Dots {
         let y = self.h + 1 - (i / self.stride) as u8;
         (x, y)
     }
+}
+
+/// The piece on point `x`, `y` (1-based) holding `point`; none on an empty point.
+fn piece(x: u8, y: u8, point: Point) -> Option<Piece> {
+    let (px, py) = (u16::from(x) - 1, u16::from(y) - 1);
+    Some(match point {
+        Point::Empty => return None,
+        Point::Dot(p) => Piece::new(px, py, Shape::Dot, "dot").owned(Some(p)),
+        Point::Captured(p) => Piece::new(px, py, Shape::Dot, "captured")
+            .owned(Some(p))
+            .faded(true),
+        Point::Dead(p) => Piece::new(px, py, Shape::Square, "dead")
+            .owned(Some(p))
+            .faded(true),
+        Point::House(p) => Piece::new(px, py, Shape::Outline, "house").owned(Some(p)),
+    })
 }
 
 #[cfg(test)]

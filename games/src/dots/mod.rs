@@ -634,6 +634,15 @@ impl Game for Dots {
         self.picture()
     }
 
+    /// The points the last move wrote: its dot, and the captures and bases it made.
+    fn changed(&self) -> Option<crate::frame::Changed> {
+        self.changed_spots()
+    }
+
+    fn frame_at(&self, changed: &crate::frame::Changed) -> crate::Frame {
+        self.picture_at(changed)
+    }
+
     /// First (Blue) on even plies, strict alternation (R3).
     fn turn(&self) -> Player {
         Self::mover(self.played.len())
