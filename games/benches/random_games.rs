@@ -3,7 +3,8 @@
 //! Dots has its own benchmark (`benches/dots.rs`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use games::{Connect4, Game, TicTacToe};
+use games::kalah::KalahVariant;
+use games::{Connect4, Game, Kalah, TicTacToe};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -31,6 +32,7 @@ fn bench_game<G: Game>(c: &mut Criterion, name: &str, start: G) {
 fn random_games(c: &mut Criterion) {
     bench_game(c, "tictactoe 3x3", TicTacToe::default());
     bench_game(c, "connect4 7x6", Connect4::default());
+    bench_game(c, "kalah 6 4", Kalah::start(KalahVariant::default()));
 }
 
 criterion_group!(benches, random_games);
