@@ -10,7 +10,7 @@
 //!
 //! A game is one folder: its rules, notation, variant (config keys), evaluation for the built-in
 //! engines ([`eval`]) and board picture ([`frame`]), all declared through the [`Game`] trait. The
-//! [`registry`] is the one list of the games; [`GameSpec`] names a game and its variant in the words of
+//! [`mod@registry`] is the one list of the games; [`GameSpec`] names a game and its variant in the words of
 //! the protocol's `game` command (`connect4 7 6`, `tictactoe 3 3 3`, `dots 39 32 cross`).
 //!
 //! ```

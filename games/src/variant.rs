@@ -1,7 +1,7 @@
 //! A game's variant: its parameters, their config keys and their words in the protocol's `game` command.
 //!
 //! Each game declares its own [`Variant`] type in its folder (`TicTacToeVariant`, `Connect4Variant`,
-//! `DotsVariant`, …). The registry ([`crate::registry`]) wraps them into [`GameSpec`](crate::GameSpec),
+//! `DotsVariant`, …). The registry ([`mod@crate::registry`]) wraps them into [`GameSpec`](crate::GameSpec),
 //! and the arena's `[game]` table is the game's name plus the keys of [`Variant::PARAMS`]: a key that is
 //! not one of them is refused with its position in the file.
 
