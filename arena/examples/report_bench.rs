@@ -1,20 +1,21 @@
 //! The report benchmark: how long `report.html` takes to write and to open at contest size.
 //!
 //! ```text
-//! cargo run --release -p arena --example report_bench -- [--games 10000] [--width 39] [--height 32] [--out DIR]
+//! cargo run --release -p arena --features browser --example report_bench -- [--games 10000] [--width 39] [--height 32] [--out DIR]
 //! ```
 //!
 //! Generates a results folder of `--games` Dots games (default 10,000 on 39×32 from the cross), each a
 //! random game played to the full board by the `games` crate (about 1,200 plies, per-move times drawn
 //! from a seeded generator), 20 bots in a round-robin; writes its `report.html` with `arena report`'s
-//! code and times it; then, when Debian's `chromium` is on the PATH, opens the page three times with
-//! `chromium --headless --dump-dom` and prints the time the page says it was ready (`data-ready-ms` on
+//! code and times it; then, when Debian's `chromium` is on the PATH, opens the page three times in
+//! headless Chromium and prints the time the page says it was ready (`data-ready-ms` on
 //! its `<body>`: ms from the start of navigation to the end of its script, JSON parsed and the game list
-//! drawn), once on its own and once with a game opened at ply 600 (`report.html#<id>@600`). The figures
-//! are in docs/benchmarks.md.
+//! drawn) and the time its pictures were decoded (`data-frames-ms`, a game named in the address drawn
+//! then), once on its own and once with a game opened at ply 600 (`report.html#<id>@600`). Needs the
+//! feature `browser` (headless Chromium through the DevTools protocol). The figures are in
+//! docs/benchmarks.md.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -70,11 +71,8 @@ fn main() -> Result<()> {
     };
     let id = format!("g{:05}", games / 2);
     for (what, hash) in [
-        ("page ready", String::new()),
-        (
-            "page ready with a game opened at ply 600",
-            format!("#{id}@600"),
-        ),
+        ("page", String::new()),
+        ("page with a game opened at ply 600", format!("#{id}@600")),
     ] {
         let mut times = Vec::new();
         for k in 0..3 {
@@ -85,9 +83,11 @@ fn main() -> Result<()> {
                 &out.join(format!("profile-{k}")),
             )?);
         }
+        let best = |f: fn(&(u64, u64)) -> u64| times.iter().map(f).min().unwrap_or(0);
         println!(
-            "{what}: {} ms (three runs: {:?})",
-            times.iter().min().unwrap_or(&0),
+            "{what}: games listed after {} ms, pictures decoded after {} ms (three runs: {:?})",
+            best(|t| t.0),
+            best(|t| t.1),
             times
         );
     }
@@ -166,33 +166,55 @@ fn which(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Opens `page` (with `hash`) in headless Chromium with a fresh profile and returns its `data-ready-ms`.
-fn ready_ms(chromium: &Path, page: &Path, hash: &str, profile: &Path) -> Result<u64> {
+/// Opens `page` (with `hash`) in headless Chromium with a fresh profile (through the DevTools protocol,
+/// as the browser tests do) and returns its `data-ready-ms` (the games listed) and `data-frames-ms`
+/// (the pictures decoded, and a game named in the address drawn), ms from the start of navigation.
+fn ready_ms(chromium: &Path, page: &Path, hash: &str, profile: &Path) -> Result<(u64, u64)> {
+    use headless_chrome::{Browser, LaunchOptions};
     let _ = std::fs::remove_dir_all(profile);
     let page = page.canonicalize()?;
-    let out = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("file://{}{hash}", page.display()))
-        .output()
-        .context("running chromium")?;
-    let dom = String::from_utf8_lossy(&out.stdout);
-    let key = "data-ready-ms=\"";
-    let at = dom.find(key).with_context(|| {
-        format!(
-            "the page never got ready: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })?;
-    let rest = &dom[at + key.len()..];
-    Ok(rest[..rest.find('"').unwrap_or(0)].parse()?)
+    let args: Vec<&std::ffi::OsStr> = [
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    .iter()
+    .map(std::ffi::OsStr::new)
+    .collect();
+    let opts = LaunchOptions::default_builder()
+        .path(Some(chromium.to_path_buf()))
+        .headless(true)
+        .sandbox(false)
+        .user_data_dir(Some(profile.to_path_buf()))
+        .idle_browser_timeout(std::time::Duration::from_secs(300))
+        .args(args)
+        .build()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let browser = Browser::new(opts)?;
+    let tab = browser.new_tab()?;
+    tab.set_default_timeout(std::time::Duration::from_secs(300));
+    tab.navigate_to(&format!("file://{}{hash}", page.display()))?
+        .wait_until_navigated()?;
+    let started = Instant::now();
+    loop {
+        let v = tab
+            .evaluate(
+                "JSON.stringify([document.body.dataset.readyMs, document.body.dataset.framesMs])",
+                false,
+            )?
+            .value
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let v: Vec<Option<String>> = serde_json::from_str(&v).unwrap_or_default();
+        if let [Some(ready), Some(frames)] = v.as_slice() {
+            return Ok((ready.parse()?, frames.parse()?));
+        }
+        anyhow::ensure!(
+            started.elapsed().as_secs() < 300,
+            "the page never got ready"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }

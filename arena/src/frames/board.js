@@ -143,6 +143,8 @@ var ArenaBoard = (function () {
   Replay.prototype.length = function () { return this.r.steps.length; };
   Replay.prototype.frame = function (ply) {
     var r = this.r, EVERY = 64;
+    // A game the rules could not replay from its start (its error is in r.error): an empty board.
+    if (!r.steps.length) return { board: r.board, areas: [], lines: [], pieces: [], highlight: [], panel: [] };
     ply = Math.max(0, Math.min(r.steps.length - 1, ply | 0));
     var base = Math.floor(ply / EVERY) * EVERY, on, k, from;
     for (from = base; from > 0 && !this.snaps[from]; from -= EVERY) {}

@@ -4,9 +4,9 @@
 //!
 //! A game's pictures travel as a [`Replay`]: its board, every piece, line and area that appears in it
 //! once ([`Replay::items`]), and per position the items that come and go ([`Step`]), the highlight and
-//! the text panel. The report embeds all its games' replays in their [`compact`] form as one
-//! gzip-compressed, base64-encoded JSON array ([`embed`]), which the page decompresses in the browser
-//! (`DecompressionStream`); the contest server's API gives the plain form.
+//! the text panel. The report embeds each game's replay in its [`compact`] form, gzip-compressed and
+//! base64-encoded ([`embed`]), one line a game, which the page decompresses in the browser
+//! (`DecompressionStream`) when the game is opened; the contest server's API gives the plain form.
 
 pub mod compact;
 
@@ -272,8 +272,8 @@ pub fn replay(record: &GameRecord) -> Replay {
         })
 }
 
-/// The JSON text `json`, gzip-compressed and base64-encoded: what `report.html` embeds (its script
-/// decodes it with `DecompressionStream('gzip')`).
+/// The JSON text `json`, gzip-compressed and base64-encoded: what `report.html` embeds for each game
+/// (its script decodes it with `DecompressionStream('gzip')`).
 pub fn embed(json: &str) -> String {
     // Level 6: half of level 9's time for a few percent more bytes (docs/benchmarks.md).
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

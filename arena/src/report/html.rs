@@ -241,7 +241,7 @@ pub fn render(page: &Page) -> String {
         .unwrap_or_else(|_| "{}".into())
         .replace('<', "\\u003c");
     // Base64 has no `<` either.
-    let frames = crate::frames::embed(&views);
+    let frames = views;
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -254,7 +254,8 @@ pub fn render(page: &Page) -> String {
     )
 }
 
-/// The page's game data, and the JSON text of the compressed block (the games in the same order).
+/// The page's game data, and the compressed block: one line a game in the same order, its JSON
+/// ([`view_json`]) gzip'd and base64'd, so that the page decodes only the games opened.
 fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, String) {
     let mut bots: Vec<&str> = page
         .report
@@ -264,10 +265,10 @@ fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, String) {
         .collect();
     let mut variants: Vec<String> = Vec::new();
     let mut games = Vec::with_capacity(page.records.len());
-    let mut views = String::from("[");
     // The list in id order (the schedule's), not in the order the games ended (games.csv's).
     let mut records: Vec<&'a GameRecord> = page.records.iter().collect();
     records.sort_by(|a, b| (a.id.len(), &a.id).cmp(&(b.id.len(), &b.id)));
+    let views = pictures(&records);
     for r in records {
         let mut bot = |name: &'a str| match bots.iter().position(|b| *b == name) {
             Some(k) => k,
@@ -285,10 +286,6 @@ fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, String) {
                 variants.len() - 1
             }
         };
-        if views.len() > 1 {
-            views.push(',');
-        }
-        view_json(r, &mut views);
         let x = [(RecordFormat::Sgf, "sgf"), (RecordFormat::Pons, "pons")]
             .into_iter()
             .filter(|&(f, _)| has(r, f))
@@ -322,8 +319,44 @@ fn data_json<'a>(page: &Page<'a>) -> (DataJson<'a>, String) {
             exports: page.exports,
             games,
         },
-        views + "]",
+        views,
     )
+}
+
+/// The compressed block of `records`: one line a game, in their order, each its [`view_json`]
+/// gzip'd and base64'd. The games are independent, so the block is built on every core
+/// (`std::thread::available_parallelism`), each thread a contiguous share: at contest size (10,000
+/// full 39×32 Dots games) the pictures are most of the report's time (docs/benchmarks.md).
+fn pictures(records: &[&GameRecord]) -> String {
+    let line = |r: &GameRecord, out: &mut String| {
+        let mut json = String::new();
+        view_json(r, &mut json);
+        out.push_str(&crate::frames::embed(&json));
+        out.push('\n');
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let share = records.len().div_ceil(threads.max(1)).max(64);
+    if records.len() <= share {
+        let mut out = String::new();
+        records.iter().for_each(|r| line(r, &mut out));
+        return out;
+    }
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = records
+            .chunks(share)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut out = String::new();
+                    part.iter().for_each(|r| line(r, &mut out));
+                    out
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 fn standings_html(out: &mut String, page: &Page) {
@@ -337,7 +370,7 @@ fn standings_html(out: &mut String, page: &Page) {
         let _ = write!(out, "<th title=\"forfeits: {kind}\">{kind}</th>");
     }
     if dots {
-        out.push_str("<th title=\"own captured dots minus the opponents'\">captures ±</th>");
+        out.push_str("<th title=\"own score minus the opponents' (Dots: captured dots; Kalah: seeds in the stores)\">score ±</th>");
     }
     out.push_str("<th>ms/move</th></tr></thead><tbody>");
     for s in rows {

@@ -83,21 +83,22 @@ fn the_article_s_engines_play_a_twenty_game_kalah_match_and_its_report_has_every
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let start = html.find("id=\"frames\">").unwrap() + "id=\"frames\">".len();
     let end = start + html[start..].find("</script>").unwrap();
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(html[start..end].trim())
-        .unwrap();
-    let mut json = String::new();
-    flate2::read::GzDecoder::new(&bytes[..])
-        .read_to_string(&mut json)
-        .unwrap();
-    let views: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let views = views.as_array().unwrap();
-    assert_eq!(views.len(), 20);
-    for v in views {
+    // One line a game: its moves and pictures, gzip'd JSON in base64 (arena/src/frames/compact.rs).
+    let lines: Vec<&str> = html[start..end].trim().lines().collect();
+    assert_eq!(lines.len(), 20);
+    for line in lines {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(line)
+            .unwrap();
+        let mut json = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut json)
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         let plies = v["m"].as_array().unwrap().len();
-        assert_eq!(v["f"]["steps"].as_array().unwrap().len(), plies + 1);
-        assert_eq!(v["f"]["movers"].as_str().unwrap().len(), plies);
-        assert_eq!(v["f"]["board"]["style"], "wood");
+        assert_eq!(v["f"]["s"].as_array().unwrap().len(), plies + 1);
+        assert_eq!(v["f"]["w"].as_str().unwrap().len(), plies);
+        assert_eq!(v["f"]["b"]["style"], "wood");
     }
 }
 
@@ -119,6 +120,27 @@ fn a_codecup_bot_may_write_its_extra_move_with_its_first() {
     // Its next move never comes: a timeout, not a protocol fault for the two moves in one write.
     assert_eq!(first.termination.as_str(), "timeout", "{first:?}");
     assert!(first.detail.starts_with("script: "), "{first:?}");
+}
+
+/// The extra move written later, after thinking: the bot gets no request for it (CodeCup tells a
+/// player only the other's moves), so it must not be frozen as an idle bot after its first move
+/// (`arena doctor`'s "idle bot suspended by"), or its second move would never come.
+#[test]
+fn a_codecup_bot_may_write_its_extra_move_after_its_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = script(
+        tmp.path(),
+        "later.sh",
+        "read line\nif [ \"$line\" = Start ]; then echo 3; sleep 0.3; echo 6; fi\nexec sleep 60",
+    );
+    let records = against_random(tmp.path(), "later", &bot);
+    let first = records.iter().find(|r| r.first == "script").unwrap();
+    assert_eq!(first.moves[..2], ["3", "6"], "{first:?}");
+    assert_eq!(first.termination.as_str(), "timeout", "{first:?}");
+    assert!(
+        first.move_ms[1] >= 250,
+        "the second move's time is the bot's thinking after the first: {first:?}"
+    );
 }
 
 #[test]

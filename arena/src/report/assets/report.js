@@ -1,7 +1,8 @@
 // report.html's script (arena/src/report/html.rs embeds it): the game list and the game viewer.
 //
 // The games come from <script id="data"> as JSON; their moves and board pictures ("frames", drawn by the
-// games crate: arena/src/frames) from <script id="frames">, gzip'd and base64'd, decoded once at load.
+// games crate: arena/src/frames) from <script id="frames">, one line a game (gzip'd JSON, base64),
+// decoded when the game is first opened.
 // A game's board is drawn by the one renderer, ArenaBoard (arena/src/frames/board.js), which knows no
 // game's rules. The browser test (arena/tests/report_browser.rs) compares the pieces drawn with the
 // games crate ply by ply.
@@ -17,9 +18,18 @@
     });
   };
   D.games.forEach(function (g, k) { g.k = k; });
-  // The moves and pictures of every game, in D.games's order, once decoded.
-  var VIEWS = null;
-  var ready = ArenaBoard.decode($('frames').textContent).then(function (v) { VIEWS = v; });
+  // The moves and pictures of each game opened so far, by its index in D.games; the lines of the block.
+  var VIEWS = {}, LINES = null;
+  function view(g) {
+    if (VIEWS[g.k]) return Promise.resolve(VIEWS[g.k]);
+    if (!LINES) LINES = $('frames').textContent.trim().split('\n');
+    // decode() may throw before it has a promise (bad base64, no DecompressionStream): a rejection too.
+    return new Promise(function (ok) { ok(ArenaBoard.decode(LINES[g.k])); }).then(function (v) {
+      v.r = ArenaBoard.expand(v.f);
+      VIEWS[g.k] = v;
+      return v;
+    });
+  }
 
   // The move times of html.rs's compact_ms: base 32, the digits before the last from the upper half of
   // the alphabet.
@@ -66,19 +76,27 @@
   }
 
   // ---- The viewer: a game's board at any ply, from its frames. ----
+  // The game last asked for: a game still decoding when another is clicked is not drawn over it.
+  var wanted = null;
   function open(g, ply) {
-    if (!VIEWS) { ready.then(function () { open(g, ply); }); return; }
-    var view = VIEWS[g.k], spec = D.variants[g.v];
-    if (!view.r) view.r = ArenaBoard.expand(view.f);
-    var replay = new ArenaBoard.Replay(view.r);
-    current = { g: g, moves: view.m, movers: view.r.movers, replay: replay, ms: decodeMs(g.ms), ply: 0, last: replay.length() - 1 };
+    wanted = g;
+    if (!VIEWS[g.k]) {
+      return view(g).then(function () { if (wanted === g) open(g, ply); }, function (e) {
+        if (wanted !== g) return;
+        $('viewer').hidden = false;
+        $('viewer-info').textContent = g.i + ': its pictures cannot be read (' + e + ')';
+      });
+    }
+    var view_ = VIEWS[g.k], spec = D.variants[g.v];
+    var replay = new ArenaBoard.Replay(view_.r);
+    current = { g: g, moves: view_.m, movers: view_.r.movers, replay: replay, ms: decodeMs(g.ms), ply: 0, last: replay.length() - 1 };
     $('viewer').hidden = false;
     $('viewer-title').textContent = g.i + ': ' + D.bots[g.a] + ' vs ' + D.bots[g.b];
     var info = spec + ' — round ' + g.r + ', game pair ' + g.p + ' — ' + resultText(g) + ', ' + g.t + (g.d ? ' (' + g.d + ')' : '') + ', ' + g.n + ' plies';
     if (g.o) info += ', ' + g.o + ' opening plies';
     if (g.su) info += ' — setup dots: ' + g.su;
     if (g.tc[0]) info += ' — time control ' + g.tc[0] + (g.tc[1] !== g.tc[0] ? ' / ' + g.tc[1] : '') + ' ms';
-    if (view.r.error) info += ' — the pictures stop at ply ' + current.last + ': ' + view.r.error;
+    if (view_.r.error) info += ' — the pictures stop at ply ' + current.last + ': ' + view_.r.error;
     $('viewer-info').textContent = info;
     var list = [];
     for (var k = 0; k < current.moves.length; k++) {
@@ -130,14 +148,20 @@
       if (cur.offsetTop < box.scrollTop || cur.offsetTop > box.scrollTop + box.clientHeight - 20) box.scrollTop = cur.offsetTop - box.clientHeight / 2;
     }
   }
+  // Opens the game the address names (`#g0042@17`); resolves once it is drawn.
   function openHash() {
     var h = decodeURIComponent(location.hash.slice(1));
-    if (!h) return;
+    if (!h) return Promise.resolve();
     var parts = h.split('@'), g = findGame(parts[0]);
-    if (g) {
+    if (!g) return Promise.resolve();
+    wanted = g;
+    // A game whose pictures cannot be read is opened all the same: open() says so. A game clicked
+    // while this one decodes is not replaced by it.
+    return view(g).catch(function () {}).then(function () {
+      if (wanted !== g) return;
       open(g, parts.length > 1 ? +parts[1] : null);
       $('viewer').scrollIntoView();
-    }
+    });
   }
 
   document.querySelector('#game-list tbody').addEventListener('click', function (e) {
@@ -164,9 +188,8 @@
   window.addEventListener('hashchange', openHash);
 
   renderList();
-  openHash();
-  // How long the page took to list its games, and to decode its pictures (a game opened from the address
-  // is drawn then), ms from the start of navigation (read by the report benchmark).
+  // How long the page took to list its games, and to draw the game the address names (at once without
+  // one), ms from the start of navigation (read by the report benchmark).
   document.body.setAttribute('data-ready-ms', Math.round(performance.now()));
-  ready.then(function () { document.body.setAttribute('data-frames-ms', Math.round(performance.now())); });
+  openHash().then(function () { document.body.setAttribute('data-frames-ms', Math.round(performance.now())); });
 })();
