@@ -278,12 +278,24 @@ impl GameRecord {
             .unwrap_or_else(|| vec![None; self.moves.len()])
     }
 
-    /// Moves `side` chose itself, the opening's plies excluded, by the rules ([`GameRecord::movers`]);
-    /// where the moves do not replay, as if the players alternated after the opening (the first player
-    /// moving next when the opening has an even number of plies).
+    /// Moves `side` chose itself, the opening's plies excluded: in a game whose sides alternate
+    /// ([`games::Game::ALTERNATES`]) by counting, the first player moving next when the opening has an
+    /// even number of plies; otherwise by the rules ([`GameRecord::movers`]), and by counting where
+    /// the moves do not replay.
     pub fn moves_by(&self, side: Player) -> u32 {
-        let movers = self.movers();
-        if self.plies as usize == movers.len() && movers.iter().all(Option::is_some) {
+        struct Alternates;
+        impl games::GameVisitor for Alternates {
+            type Output = bool;
+            fn visit<G: games::Game>(self, _: G) -> bool {
+                G::ALTERNATES
+            }
+        }
+        let alternates = format!("{} {}", self.game, self.variant)
+            .parse::<games::GameSpec>()
+            .map_or(true, |spec| spec.visit(Alternates));
+        let movers = if alternates { vec![] } else { self.movers() };
+        if !alternates && self.plies as usize == movers.len() && movers.iter().all(Option::is_some)
+        {
             let opening = self.opening.len().min(movers.len());
             return movers[opening..]
                 .iter()

@@ -85,10 +85,6 @@ pub fn replay(
     })?
 }
 
-/// What the symbols of a Dots board mean (`games::dots::Point`).
-const DOTS_LEGEND: &str = "X O: live dots of the first and second player; x o: their captured dots; \
-                           + -: empty points in a house of the first and second; ,: dead empty points";
-
 /// The widest line of the numbered move list, in bytes.
 const LINE_WIDTH: usize = 100;
 
@@ -143,9 +139,9 @@ impl GameVisitor for Replayer<'_> {
             let _ = writeln!(out, "after ply {}:\n{pos:#}", self.upto);
         }
         if let Some([x, y]) = pos.score() {
-            let _ = writeln!(out, "captured: first {x}, second {y}");
-            let _ = writeln!(out, "{DOTS_LEGEND}");
+            let _ = writeln!(out, "{}: first {x}, second {y}", G::SCORE);
         }
+        let _ = writeln!(out, "{}", G::LEGEND);
         Ok(out)
     }
 }

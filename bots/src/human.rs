@@ -97,7 +97,7 @@ impl Engine for Human {
                 return None;
             }
         };
-        let mark = if me == games::Player::First { 'X' } else { 'O' };
+        let mark = G::MARKS[me.index()];
         let clocks = |who: &str, ms: Option<u64>, inc: Option<u64>| match ms {
             Some(ms) => format!(
                 "{who} {}{}",

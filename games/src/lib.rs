@@ -226,6 +226,19 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + PartialEq + Eq + Send + Sync
     /// person at a terminal (`arena play`): `X first player, O second; a move is a column number, e.g. 4`.
     const LEGEND: &'static str;
 
+    /// What [`Game::score`] counts, as the text commands name it (`arena replay`: `captured: first 3,
+    /// second 5`): Dots `captured`, Kalah `in the stores`; `score` by default.
+    const SCORE: &'static str = "score";
+
+    /// Whether the sides always alternate, each legal move passing the turn (checked by the conformance
+    /// test). `false` where a side may move again (Kalah): the arena then finds who made each move of
+    /// a record by replaying it ([`movers`]); otherwise by counting.
+    const ALTERNATES: bool = true;
+
+    /// How the text board marks each side, for a person at a terminal (`arena play`'s `you play X`):
+    /// `X` and `O` by default.
+    const MARKS: [&'static str; 2] = ["X", "O"];
+
     /// The start position of `variant`.
     fn start(variant: Self::Variant) -> Self;
 

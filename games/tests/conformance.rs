@@ -118,6 +118,14 @@ fn conformance<G: Game>(start: G, games: usize, seed: u64) {
             let &m = moves.choose(&mut rng).unwrap();
             pos.play(m).unwrap();
             played.push(m);
+            if G::ALTERNATES && pos.outcome().is_none() {
+                assert_eq!(
+                    pos.turn(),
+                    before.turn().opponent(),
+                    "the game says its sides alternate (Game::ALTERNATES): {}",
+                    at(game, &played, &pos)
+                );
+            }
             std::mem::swap(&mut moves, &mut last_moves);
             if let Some(changed) = pos.changed() {
                 assert_eq!(

@@ -38,7 +38,7 @@ pub mod worker;
 #[command(
     name = "arena",
     version,
-    about = "Runs bot executables against each other at Dots, Connect Four and tic-tac-toe"
+    about = "Runs bot executables against each other at Dots, Connect Four, tic-tac-toe, Kalah and every game of its registry"
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -288,9 +288,12 @@ impl<'a> Referee<'a> {
         evals: &mut Vec<Option<MoveEval>>,
     ) -> Result<(GameResult, Termination, String), Fault> {
         let (plan, game) = (self.plan, self.game);
-        // Step 1. The opening (generated from the same rules, so it is legal).
+        // Step 1. The opening (generated from the same rules, so it is legal). `made`: the moves
+        // each side has made, the opening's included (a side may move twice in a row: Kalah).
+        let mut made = [0usize; 2];
         for text in &game.opening {
             let m: G::Move = text.parse().expect("the schedule's opening parses");
+            made[pos.turn().index()] += 1;
             pos.play(m).expect("the schedule's opening is legal");
             record.moves.push(text.clone());
         }
@@ -403,7 +406,7 @@ impl<'a> Referee<'a> {
                 }
             }
             if let Some(rule) = plan.adjudication.draw {
-                if rule.draws(record.moves.len(), [own[0].as_slice(), own[1].as_slice()]) {
+                if rule.draws(made, [own[0].as_slice(), own[1].as_slice()]) {
                     let (result, detail) = match pos.score() {
                         Some([x, y]) => (
                             GameResult::from_score([x, y]),
@@ -437,11 +440,6 @@ impl<'a> Referee<'a> {
                 request_move(seat, &game.setup, &record.moves, clocks, incs, again)
                     .await
                     .map_err(|f| Fault::Bot(side, f))?;
-            if plan.suspend_idle {
-                if let Some(p) = seat.process.as_mut() {
-                    p.suspend(true);
-                }
-            }
             let m: G::Move = text.parse().map_err(|e| {
                 Fault::Bot(side, Forfeit::new(Termination::Illegal, format!("{e}")))
             })?;
@@ -452,12 +450,20 @@ impl<'a> Referee<'a> {
                 )
             })?;
             // A side that moves again (Kalah) may have written its next move with this one: that line
-            // is the answer to its next request, not a second answer to this one.
+            // is the answer to its next request, not a second answer to this one. Nor is it frozen
+            // between its moves: a CodeCup bot gets no request for its next move (its own move is
+            // all it would be told), so it may be thinking already.
             if pos.turn() != side || pos.outcome().is_some() {
+                if plan.suspend_idle {
+                    if let Some(p) = seat.process.as_mut() {
+                        p.suspend(true);
+                    }
+                }
                 second_answer(seat, &text).map_err(|f| Fault::Bot(side, f))?;
             }
             record.moves.push(m.to_string());
             record.move_ms.push(spent);
+            made[side.index()] += 1;
             last_mover = Some(side);
             evals.push(eval);
             own[side.index()].push(eval);

@@ -43,7 +43,8 @@ pub struct ResignRule {
 /// and both bots' scores were within ±`score` on each of their last `moves` moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRule {
-    /// Full moves (a ply of each side, the opening's included) played before the rule applies.
+    /// Full moves (a move of each side, the opening's included; in a game where a side may move
+    /// again, the fewer moves either side has made) played before the rule applies.
     pub after: u32,
     /// At least 1.
     pub moves: u32,
@@ -90,10 +91,10 @@ impl ResignRule {
 }
 
 impl DrawRule {
-    /// Whether the game is drawn now, after `plies` plies, the two bots' scores of their own moves being
-    /// `own`.
-    pub fn draws(&self, plies: usize, own: [&[Option<MoveEval>]; 2]) -> bool {
-        plies / 2 >= self.after as usize
+    /// Whether the game is drawn now, the two sides having made `made` moves (`[first, second]`, the
+    /// opening's included) and the two bots' scores of their own moves being `own`.
+    pub fn draws(&self, made: [usize; 2], own: [&[Option<MoveEval>]; 2]) -> bool {
+        made[0].min(made[1]) >= self.after as usize
             && own.iter().all(|o| {
                 last(o, self.moves).is_some_and(|v| v.iter().all(|&x| x.abs() <= self.score))
             })
@@ -235,11 +236,15 @@ mod tests {
         };
         let quiet = [cp(0), cp(-10), cp(10)];
         let q = &quiet[..];
-        assert!(d.draws(6, [q, q]));
-        assert!(!d.draws(5, [q, q]), "before move 3 is complete");
-        assert!(!d.draws(6, [q, &[cp(11), cp(0), cp(0)][..2]]));
-        assert!(!d.draws(6, [q, &[cp(0)][..]]), "one move only");
-        assert!(!d.draws(6, [q, &[None, cp(0)][..]]));
+        assert!(d.draws([3, 3], [q, q]));
+        assert!(!d.draws([3, 2], [q, q]), "before move 3 is complete");
+        assert!(
+            !d.draws([4, 2], [q, q]),
+            "a side that moved twice in a row has not completed a full move for the other"
+        );
+        assert!(!d.draws([3, 3], [q, &[cp(11), cp(0), cp(0)][..2]]));
+        assert!(!d.draws([3, 3], [q, &[cp(0)][..]]), "one move only");
+        assert!(!d.draws([3, 3], [q, &[None, cp(0)][..]]));
     }
 
     #[test]

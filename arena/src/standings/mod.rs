@@ -29,7 +29,8 @@ pub struct Standing {
     /// Games lost by forfeit, by kind, in the order of [`Termination::FORFEITS`] (timeout, crash,
     /// illegal, protocol, limit).
     pub forfeits: [u32; 5],
-    /// Dots: own captured dots minus the opponents', over all games; `None` for other games.
+    /// Own score minus the opponents' over all games, in a game that keeps a score ([`games::Game::score`]:
+    /// Dots' captured dots, Kalah's stores); `None` for other games.
     pub capture_diff: Option<i64>,
     /// Time spent on its moves over all games, ms (as each game's clock charged it).
     pub time_ms: u64,
@@ -224,7 +225,8 @@ pub fn table(rows: &[Standing]) -> String {
         "rank", "bot", "games", "won", "drew", "lost", "points", "score", "forfeits t/c/i/p/l"
     );
     if dots {
-        out.push_str("  captures±");
+        // Own score minus the opponents' (Dots: captured dots; Kalah: seeds in the stores).
+        let _ = write!(out, "  {:>10}", "score±");
     }
     out.push_str("  ms/move");
     let rated = rows.iter().any(|s| s.rating.is_some());

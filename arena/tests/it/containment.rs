@@ -93,7 +93,7 @@ const CASES: &[Case] = &[
         "\"--other-game-on-move\", \"2\"",
         "",
         "illegal",
-        "b2",
+        "\"2-2\"",
     ),
     case(
         "not-utf8",

@@ -610,6 +610,7 @@ impl Game for Dots {
     type Variant = DotsVariant;
     type Eval = DotsEval;
     const RECORD_FORMATS: &'static [RecordFormat] = &[RecordFormat::Sgf];
+    const SCORE: &'static str = "captured";
     const LEGEND: &'static str =
         "X/O dots; x/o captured dots of X/O; +/- empty points in X's/O's house; , dead points \
          inside a base; a move is x-y (1-based, y up), e.g. 5-7, or `ground`";

@@ -259,6 +259,9 @@ impl Game for Kalah {
     type Move = Move;
     type Variant = KalahVariant;
     type Eval = KalahEval;
+    const SCORE: &'static str = "in the stores";
+    const ALTERNATES: bool = false;
+    const MARKS: [&'static str; 2] = ["the bottom pits", "the top pits"];
     const LEGEND: &'static str =
         "the first player's pits along the bottom, the second's along the top, stores at the ends \
          (the second's at the left); a move is a pit number: 1-N yours along the bottom if you move \
