@@ -17,6 +17,8 @@ fn main() -> ExitCode {
         Command::Worker(args) => cli::worker::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Ratings(args) => cli::ratings::run(args),
+        Command::Sprt(args) => cli::sprt::run(args),
+        Command::Elo(args) => cli::sprt::run_elo(args),
         Command::Analyze(args) => cli::analyze::run(args),
         Command::Probe(args) => cli::probe::run(args),
         Command::Play(args) => cli::play::run(args),

@@ -31,6 +31,7 @@ pub mod report;
 pub mod run;
 pub mod serve;
 pub mod solve;
+pub mod sprt;
 pub mod tune;
 pub mod worker;
 
@@ -56,6 +57,8 @@ pub enum Command {
     Worker(worker::WorkerArgs),
     Merge(merge::MergeArgs),
     Ratings(ratings::RatingsArgs),
+    Sprt(sprt::SprtArgs),
+    Elo(sprt::EloArgs),
     Analyze(analyze::AnalyzeArgs),
     Probe(probe::ProbeArgs),
     Play(play::PlayArgs),

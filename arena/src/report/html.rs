@@ -512,8 +512,9 @@ fn head_to_head_html(out: &mut String, report: &Report) {
 /// The SPRT's state: its hypotheses, the LLR against its bounds and the decision so far.
 fn sprt_html(out: &mut String, s: &Sprt, h: &crate::standings::head_to_head::HeadToHead) {
     let (lower, upper) = s.bounds();
-    let llr = s.llr(&h.pentanomial);
-    let decision = match s.decide(&h.pentanomial) {
+    let detail = s.llr_detail(&h.pentanomial);
+    let llr = detail.value;
+    let decision = match s.decide_llr(llr) {
         SprtDecision::AcceptH1 => format!(
             "H1 accepted: {} is stronger than {} (elo = elo1)",
             h.bot, h.opponent
@@ -534,14 +535,17 @@ fn sprt_html(out: &mut String, s: &Sprt, h: &crate::standings::head_to_head::Hea
         out,
         "<div id=\"sprt\"><h3>SPRT</h3><p>H0: elo = {} against H1: elo = {} ({:?} Elo), α = {}, β = {}; \
          {} complete game pairs.</p><p class=\"llr\">LLR <b>{llr:.2}</b> (bounds {lower:.2}, {upper:.2}): \
-         <b>{}</b></p><div class=\"llrbar\"><span style=\"left:{at:.1}%\"></span></div></div>",
+         <b>{}</b></p>{}<div class=\"llrbar\"><span style=\"left:{at:.1}%\"></span></div></div>",
         s.elo0,
         s.elo1,
         s.model,
         s.alpha,
         s.beta,
         h.pentanomial.pairs(),
-        esc(&decision)
+        esc(&decision),
+        detail
+            .note()
+            .map_or(String::new(), |n| format!("<p class=\"note\">{}</p>", esc(&n)))
     );
 }
 

@@ -10,7 +10,7 @@ use games::Player;
 use crate::record::{GameRecord, GameResult};
 use crate::stats::elo::Wdl;
 use crate::stats::pentanomial::Pentanomial;
-use crate::stats::sprt::{Sprt, SprtDecision, SprtModel};
+use crate::stats::sprt::{Llr, Sprt, SprtDecision};
 
 /// The games between two bots, from the first-named bot's point of view.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,9 +98,9 @@ impl HeadToHead {
             })
             .unwrap_or_default();
         format!(
-            "{llr}Elo {}  LOS {:.1}%  Ptnml [{}, {}, {}, {}, {}]",
+            "{llr}Elo {}  LOS {}  Ptnml [{}, {}, {}, {}, {}]",
             estimate(self.pentanomial.elo(), self.pentanomial.score()),
-            100.0 * self.pentanomial.los(),
+            los_text(self.pentanomial.los(), self.pentanomial.pairs(), 1),
             c[0],
             c[1],
             c[2],
@@ -124,8 +124,47 @@ pub struct Report<'a> {
     sprt: Option<Sprt>,
 }
 
+/// A likelihood of superiority as printed: `97.50%` (with `decimals`); `n/a` with no results (`n`
+/// games or pairs); `cannot be estimated (every result ½)` where the variance is 0 at a score of ½.
+pub fn los_text(los: Option<f64>, n: u64, decimals: usize) -> String {
+    match los {
+        Some(x) => format!("{:.decimals$}%", 100.0 * x),
+        None if n == 0 => "n/a".to_string(),
+        None => "cannot be estimated (every result ½: no variance)".to_string(),
+    }
+}
+
+/// A normalized Elo as printed: `+12.30 ± 4.10`; `n/a` with no results (`n` games or pairs);
+/// `cannot be estimated (every result the same)` where the variance is 0.
+pub fn nelo_text(e: Option<crate::stats::elo::EloEstimate>, n: u64) -> String {
+    match (e, n) {
+        (Some(e), _) => e.to_string(),
+        (None, 0) => "n/a".to_string(),
+        (None, _) => "cannot be estimated (every result the same)".to_string(),
+    }
+}
+
+/// The LLR line of a report: `LLR    -1.23 (-2.94, 2.94) [0.00, 5.00] normalized: running`, and
+/// where fishtest's iteration gives another figure, a second line saying so ([`Llr::note`]).
+pub fn llr_lines(s: &Sprt, llr: Llr) -> String {
+    let (lower, upper) = s.bounds();
+    let decision = match s.decide_llr(llr.value) {
+        SprtDecision::Continue => "running",
+        SprtDecision::AcceptH0 => "H0 accepted",
+        SprtDecision::AcceptH1 => "H1 accepted",
+    };
+    let mut out = format!(
+        "  LLR    {:.2} ({lower:.2}, {upper:.2}) [{:.2}, {:.2}] {}: {decision}\n",
+        llr.value, s.elo0, s.elo1, s.model
+    );
+    if let Some(note) = llr.note() {
+        out.push_str(&format!("         {note}\n"));
+    }
+    out
+}
+
 /// An estimate as `+40.70 ± 30.43`; with a score of 0 or 1, why there is none (no finite Elo fits).
-fn estimate(e: Option<crate::stats::elo::EloEstimate>, score: f64) -> String {
+pub fn estimate(e: Option<crate::stats::elo::EloEstimate>, score: f64) -> String {
     match e {
         Some(e) => e.to_string(),
         None if score >= 1.0 => "+∞ (every point won: no finite Elo fits)".to_string(),
@@ -161,21 +200,13 @@ impl fmt::Display for Report<'_> {
             "  Elo    {} (games)  {} (pairs)  nElo {} (pairs)",
             estimate(w.elo(), w.score()),
             estimate(p.elo(), p.score()),
-            match (p.normalized_elo(), p.pairs()) {
-                (Some(n), _) => n.to_string(),
-                (None, 0) => "n/a".to_string(),
-                (None, _) => "cannot be estimated (every pair the same result)".to_string(),
-            }
+            nelo_text(p.normalized_elo(), p.pairs())
         )?;
         writeln!(
             f,
-            "  LOS    {:.2}% (games)  {} (pairs)",
-            100.0 * w.los(),
-            if p.pairs() == 0 {
-                "n/a".to_string()
-            } else {
-                format!("{:.2}%", 100.0 * p.los())
-            }
+            "  LOS    {} (games)  {} (pairs)",
+            los_text(w.los(), w.games(), 2),
+            los_text(p.los(), p.pairs(), 2)
         )?;
         let c = p.counts;
         writeln!(
@@ -184,25 +215,7 @@ impl fmt::Display for Report<'_> {
             c[0], c[1], c[2], c[3], c[4]
         )?;
         if let Some(s) = &self.sprt {
-            let (lower, upper) = s.bounds();
-            let decision = match s.decide(p) {
-                SprtDecision::Continue => "running",
-                SprtDecision::AcceptH0 => "H0 accepted",
-                SprtDecision::AcceptH1 => "H1 accepted",
-            };
-            let model = match s.model {
-                SprtModel::Normalized => "normalized",
-                SprtModel::Logistic => "logistic",
-            };
-            writeln!(
-                f,
-                "  LLR    {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}] {model}: {decision}",
-                s.llr(p),
-                lower,
-                upper,
-                s.elo0,
-                s.elo1
-            )?;
+            f.write_str(&llr_lines(s, s.llr_detail(p)))?;
         }
         Ok(())
     }

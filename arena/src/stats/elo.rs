@@ -145,9 +145,10 @@ impl Wdl {
 
     /// Likelihood of superiority with draws, Φ((s − ½)/√(σ²/N)) in [0, 1] (fastchess `EloWDL::los`).
     ///
-    /// ½ with no games; 1 (0) when every game was won (lost); ½ when every game was drawn.
-    pub fn los(&self) -> f64 {
-        self.sample().map_or(0.5, |s| s.los())
+    /// 1 (0) when every game was won (lost). `None` with no games, and when every game was drawn:
+    /// the variance is 0 at a score of ½, so the LOS cannot be estimated (fastchess prints NaN).
+    pub fn los(&self) -> Option<f64> {
+        self.sample()?.los()
     }
 
     /// Elo difference ± its 95% error (fastchess `EloWDL`; see the module docs).
@@ -224,15 +225,17 @@ impl Sample {
         })
     }
 
-    pub fn los(&self) -> f64 {
+    /// Likelihood of superiority, Φ((mean − ½)/se). With no variance: 1 (0) above (below) ½, and
+    /// `None` at ½ (0/0: it cannot be estimated).
+    pub fn los(&self) -> Option<f64> {
         if self.var == 0.0 {
             return match self.mean {
-                m if m > 0.5 => 1.0,
-                m if m < 0.5 => 0.0,
-                _ => 0.5,
+                m if m > 0.5 => Some(1.0),
+                m if m < 0.5 => Some(0.0),
+                _ => None,
             };
         }
-        0.5 * (1.0 + erf((self.mean - 0.5) / (2.0 * self.se() * self.se()).sqrt()))
+        Some(0.5 * (1.0 + erf((self.mean - 0.5) / (2.0 * self.se() * self.se()).sqrt())))
     }
 }
 
@@ -300,7 +303,7 @@ mod tests {
         let err = e.error95.unwrap();
         assert_eq!((round2(e.elo), round2(err)), (40.70, 30.43));
         assert_eq!(e.to_string(), "+40.70 ± 30.43");
-        assert_eq!(round2(wdl.los() * 100.0), 99.60);
+        assert_eq!(round2(wdl.los().unwrap() * 100.0), 99.60);
         assert!((e.elo - 40.702_458_186_527).abs() < 1e-9);
         assert!((err - 30.427_217_943_601).abs() < 1e-9);
         assert_eq!(wdl.games(), 343);
@@ -347,14 +350,14 @@ mod tests {
                 draws: 20,
                 losses: l,
             };
-            assert!((wdl.los() + wdl.reversed().los() - 1.0).abs() < 1e-15);
+            assert!((wdl.los().unwrap() + wdl.reversed().los().unwrap() - 1.0).abs() < 1e-15);
         }
         let even = Wdl {
             wins: 30,
             draws: 5,
             losses: 30,
         };
-        assert_eq!(even.los(), 0.5);
+        assert_eq!(even.los(), Some(0.5));
         assert_eq!(even.elo().unwrap().elo, 0.0);
     }
 
@@ -363,7 +366,7 @@ mod tests {
         assert_eq!(Wdl::default().elo(), None);
         assert_eq!(Wdl::default().normalized_elo(), None);
         assert_eq!(Wdl::default().score(), 0.5);
-        assert_eq!(Wdl::default().los(), 0.5);
+        assert_eq!(Wdl::default().los(), None);
         let all_wins = Wdl {
             wins: 5,
             draws: 0,
@@ -371,8 +374,8 @@ mod tests {
         };
         assert_eq!(all_wins.elo(), None);
         assert_eq!(all_wins.normalized_elo(), None);
-        assert_eq!(all_wins.los(), 1.0);
-        assert_eq!(all_wins.reversed().los(), 0.0);
+        assert_eq!(all_wins.los(), Some(1.0));
+        assert_eq!(all_wins.reversed().los(), Some(0.0));
         let all_draws = Wdl {
             wins: 0,
             draws: 9,
@@ -391,7 +394,7 @@ mod tests {
             "0.00 (error cannot be estimated: every result the same)"
         );
         assert_eq!(all_draws.normalized_elo(), None);
-        assert_eq!(all_draws.los(), 0.5);
+        assert_eq!(all_draws.los(), None, "every game drawn: no variance at ½");
         // The 95% score interval passes 1: the error is unbounded, not NaN.
         let few = Wdl {
             wins: 1,

@@ -59,9 +59,11 @@ impl Pentanomial {
     }
 
     /// Likelihood of superiority, Φ((s − ½)/√(σ²/N)) over N pairs, in [0, 1] (fastchess
-    /// `EloPentanomial::los`). ½ with no pairs; 1 (0) when every pair scored the same above (below) ½.
-    pub fn los(&self) -> f64 {
-        self.sample().map_or(0.5, |s| s.los())
+    /// `EloPentanomial::los`). 1 (0) when every pair scored the same above (below) ½. `None` with no
+    /// pairs, and when every pair scored ½ (`[0, 0, N, 0, 0]`): the variance is 0 at ½, so the LOS
+    /// cannot be estimated (fastchess prints NaN).
+    pub fn los(&self) -> Option<f64> {
+        self.sample()?.los()
     }
 
     /// Elo difference ± its 95% error from the pairs (fastchess `EloPentanomial`).
@@ -105,7 +107,7 @@ mod tests {
         assert!((e.elo - 55.579_780_420_445_88).abs() < 1e-9);
         assert!((err - 27.653_429_506_393_45).abs() < 1e-9);
         assert_eq!(p.pairs(), 290);
-        assert!((p.los() - 0.999_970_393_008_431).abs() < 1e-12);
+        assert!((p.los().unwrap() - 0.999_970_393_008_431).abs() < 1e-12);
         // fishtest's nElo (the Python in `stats::elo`'s test `fishtest_normalized_elo`):
         // 57.9355999381 ± 29.2328784583.
         let n = p.normalized_elo().unwrap();
@@ -133,7 +135,7 @@ mod tests {
         p.add_pair(1.0, 1.0);
         assert_eq!(p.counts, [1, 2, 3, 1, 1]);
         assert_eq!(p.reversed().counts, [1, 1, 3, 2, 1]);
-        assert!((p.los() + p.reversed().los() - 1.0).abs() < 1e-15);
+        assert!((p.los().unwrap() + p.reversed().los().unwrap() - 1.0).abs() < 1e-15);
     }
 
     #[test]
@@ -145,19 +147,20 @@ mod tests {
     #[test]
     fn degenerate_pairs_are_guarded() {
         assert_eq!(Pentanomial::default().elo(), None);
-        assert_eq!(Pentanomial::default().los(), 0.5);
+        assert_eq!(Pentanomial::default().los(), None);
         let all_ww = Pentanomial {
             counts: [0, 0, 0, 0, 4],
         };
         assert_eq!(all_ww.elo(), None);
         assert_eq!(all_ww.normalized_elo(), None);
-        assert_eq!(all_ww.los(), 1.0);
+        assert_eq!(all_ww.los(), Some(1.0));
         let even = Pentanomial {
             counts: [0, 0, 8, 0, 0],
         };
         assert_eq!(even.elo().unwrap().elo, 0.0);
         assert_eq!(even.elo().unwrap().error95, None);
         assert_eq!(even.normalized_elo(), None);
+        assert_eq!(even.los(), None, "every pair scored ½: no variance at ½");
     }
 
     /// fishtest's Elo ± error over game pairs, written out here as its `stat_util.get_elo` computes it

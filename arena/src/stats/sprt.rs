@@ -12,8 +12,11 @@
 //! per game (×√2 for pairs, since σ is then a pair's), solved by the fixed-point iteration of
 //! section 4.1 over the same secular equation. That iteration, fishtest's, cannot start once a
 //! bound passes |nElo| ≈ 232 on pairs (≈ 340 on games), whatever the results, and fishtest raises
-//! there; the arena then finds the same constrained MLE as the maximum of the profile likelihood
-//! over the mean (`t_value_profile`), so far bounds give the LLR fishtest's definition gives, not 0.
+//! there; and where it settles, it may settle on a local maximum of the likelihood only (the
+//! constraint's set of distributions is not convex). The arena's LLR is always the constrained
+//! maximum: the better of the iteration's distribution and the maximum of the profile likelihood
+//! over the mean (`t_value_profile`). Where fishtest's own figure differs ([`Llr::fishtest`]), the
+//! reports print both and say that the decision used the constrained maximum.
 //!
 //! Empty classes are regularized as fishtest does: a count of 0 is replaced by 0.001 (a tiny prior,
 //! so that the MLE exists and no log is of 0).
@@ -89,6 +92,36 @@ impl Default for Sprt {
     }
 }
 
+/// A log-likelihood ratio and, where fishtest's iteration gives another, fishtest's figure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Llr {
+    /// The GSPRT log-likelihood ratio with each hypothesis's likelihood at its constrained maximum:
+    /// what the decision uses.
+    pub value: f64,
+    /// fishtest's figure (`LLR_normalized`: its fixed-point iteration) where it differs from
+    /// [`Llr::value`] by more than [`Llr::TOLERANCE`]: the iteration settled on a local maximum.
+    /// `None` where the two agree, and where fishtest gives no figure (it raises).
+    pub fishtest: Option<f64>,
+}
+
+impl Llr {
+    /// How far fishtest's figure may be from the constrained maximum before it is shown: 0.01, the
+    /// precision of the printed LLR.
+    pub const TOLERANCE: f64 = 0.01;
+
+    /// The note for a report, when fishtest's figure differs: `fishtest's iteration gives −21000.48
+    /// (a local maximum); the decision uses the constrained maximum`.
+    pub fn note(&self) -> Option<String> {
+        self.fishtest.map(|f| {
+            format!(
+                "fishtest's iteration gives {f:.2} (a local maximum of the likelihood); the decision \
+                 uses the constrained maximum, {:.2}",
+                self.value
+            )
+        })
+    }
+}
+
 /// What the test says after the games so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtDecision {
@@ -155,8 +188,16 @@ impl Sprt {
     /// Every other normalized bound is reached by some distribution with all five classes occupied,
     /// so it has an MLE, found beyond fishtest's reach too (|nElo| > 231.6, where fishtest raises).
     pub fn llr(&self, p: &Pentanomial) -> f64 {
+        self.llr_detail(p).value
+    }
+
+    /// [`Sprt::llr`] with fishtest's own figure where it differs ([`Llr`]).
+    pub fn llr_detail(&self, p: &Pentanomial) -> Llr {
         if p.pairs() == 0 {
-            return 0.0;
+            return Llr {
+                value: 0.0,
+                fishtest: None,
+            };
         }
         // For pairs, σ is the pair mean's, √2 times smaller than a game's: t scales by √2.
         self.generalized_llr(&PAIR_SCORES, &p.counts, std::f64::consts::SQRT_2)
@@ -166,8 +207,16 @@ impl Sprt {
     /// 3-element results). 0 with no games or when no constrained MLE is found (as for
     /// [`Sprt::llr`]; fishtest's iteration gives out beyond |nElo| = 340.4 here).
     pub fn llr_wdl(&self, wdl: &Wdl) -> f64 {
+        self.llr_wdl_detail(wdl).value
+    }
+
+    /// [`Sprt::llr_wdl`] with fishtest's own figure where it differs ([`Llr`]).
+    pub fn llr_wdl_detail(&self, wdl: &Wdl) -> Llr {
         if wdl.games() == 0 {
-            return 0.0;
+            return Llr {
+                value: 0.0,
+                fishtest: None,
+            };
         }
         self.generalized_llr(&[0.0, 0.5, 1.0], &[wdl.losses, wdl.draws, wdl.wins], 1.0)
     }
@@ -189,26 +238,54 @@ impl Sprt {
         }
     }
 
-    fn generalized_llr(&self, scores: &[f64], counts: &[u64], t_scale: f64) -> f64 {
+    fn generalized_llr(&self, scores: &[f64], counts: &[u64], t_scale: f64) -> Llr {
         let regularized: Vec<f64> = counts
             .iter()
             .map(|&c| if c == 0 { REGULARIZATION } else { c as f64 })
             .collect();
         let total: f64 = regularized.iter().sum();
         let phat: Vec<f64> = regularized.iter().map(|c| c / total).collect();
-        let mle = |elo: f64| match self.model {
-            SprtModel::Logistic => mle_expected(scores, &phat, score_from_elo(elo)),
-            SprtModel::Normalized => mle_t_value(scores, &phat, 0.5, elo / NELO_PER_T * t_scale),
+        let llr = |p0: &[f64], p1: &[f64]| {
+            total
+                * phat
+                    .iter()
+                    .zip(p0.iter().zip(p1))
+                    .map(|(q, (a, b))| q * (b.ln() - a.ln()))
+                    .sum::<f64>()
         };
-        let (Some(p0), Some(p1)) = (mle(self.elo0), mle(self.elo1)) else {
-            return 0.0;
+        let none = Llr {
+            value: 0.0,
+            fishtest: None,
         };
-        total
-            * phat
-                .iter()
-                .zip(p0.iter().zip(&p1))
-                .map(|(q, (a, b))| q * (b.ln() - a.ln()))
-                .sum::<f64>()
+        match self.model {
+            // The logistic constraint is linear: its MLE is unique, fishtest's and the arena's alike.
+            SprtModel::Logistic => {
+                let mle = |elo: f64| mle_expected(scores, &phat, score_from_elo(elo));
+                let (Some(p0), Some(p1)) = (mle(self.elo0), mle(self.elo1)) else {
+                    return none;
+                };
+                Llr {
+                    value: llr(&p0, &p1),
+                    fishtest: None,
+                }
+            }
+            SprtModel::Normalized => {
+                let mle = |elo: f64| mle_t_value(scores, &phat, 0.5, elo / NELO_PER_T * t_scale);
+                let ((p0, f0), (p1, f1)) = (mle(self.elo0), mle(self.elo1));
+                let (Some(p0), Some(p1)) = (p0, p1) else {
+                    return none;
+                };
+                let value = llr(&p0, &p1);
+                let fishtest = match (f0, f1) {
+                    (Some(f0), Some(f1)) => Some(llr(&f0, &f1)),
+                    _ => None,
+                };
+                Llr {
+                    value,
+                    fishtest: fishtest.filter(|f| (f - value).abs() > Llr::TOLERANCE),
+                }
+            }
+        }
     }
 }
 
@@ -266,16 +343,39 @@ fn mle_expected(scores: &[f64], phat: &[f64], s: f64) -> Option<Vec<f64>> {
 }
 
 /// The multinomial on `scores` closest in likelihood to `phat` with t-value (μ − `reference`)/σ =
-/// `t` (Van den Bergh, "Comments on Normalized Elo", section 4.1; fishtest `MLE_t_value`).
-///
-/// First fishtest's fixed-point iteration ([`t_value_fixed_point`]); where it cannot start or does
-/// not settle, the maximum of the profile likelihood ([`t_value_profile`]). It cannot start
-/// whenever |t| > 0.943 on pairs (|nElo| > 231.6) or |t| > 0.980 on games (|nElo| > 340.4),
-/// whatever the data: at the uniform distribution it starts from, every φᵢ then has the sign of −t.
-/// fishtest raises there (`ValueError`, or `AssertionError` when 10 rounds miss the constraint).
-fn mle_t_value(scores: &[f64], phat: &[f64], reference: f64, t: f64) -> Option<Vec<f64>> {
-    t_value_fixed_point(scores, phat, reference, t)
-        .or_else(|| t_value_profile(scores, phat, reference, t))
+/// `t` (Van den Bergh, "Comments on Normalized Elo", section 4.1; fishtest `MLE_t_value`): the
+/// better of fishtest's fixed-point iteration ([`t_value_fixed_point`]) and the maximum of the
+/// profile likelihood ([`t_value_profile`]). The iteration cannot start whenever |t| > 0.943 on
+/// pairs (|nElo| > 231.6) or |t| > 0.980 on games (|nElo| > 340.4), whatever the data: at the
+/// uniform distribution it starts from, every φᵢ then has the sign of −t. fishtest raises there
+/// (`ValueError`, or `AssertionError` when 10 rounds miss the constraint); and where it settles it
+/// may settle on a local maximum. Returns (the better of the two, the iteration's alone).
+fn mle_t_value(
+    scores: &[f64],
+    phat: &[f64],
+    reference: f64,
+    t: f64,
+) -> (Option<Vec<f64>>, Option<Vec<f64>>) {
+    let fixed = t_value_fixed_point(scores, phat, reference, t);
+    let best = best_of(
+        phat,
+        fixed.clone(),
+        t_value_profile(scores, phat, reference, t),
+    );
+    (best, fixed)
+}
+
+/// Of two candidate distributions, the one more likely to give `phat` (the greater Σ p̂ᵢ ln pᵢ).
+fn best_of(phat: &[f64], a: Option<Vec<f64>>, b: Option<Vec<f64>>) -> Option<Vec<f64>> {
+    let log_likelihood = |p: &[f64]| phat.iter().zip(p).map(|(q, x)| q * x.ln()).sum::<f64>();
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if log_likelihood(&b) > log_likelihood(&a) {
+            b
+        } else {
+            a
+        }),
+        (a, b) => a.or(b),
+    }
 }
 
 /// fishtest's fixed-point iteration for [`mle_t_value`]: from the uniform distribution, repeatedly
@@ -771,28 +871,51 @@ mod tests {
     }
 
     #[test]
-    fn fixed_point_keeps_fishtests_figure_at_a_local_maximum() {
+    fn a_local_maximum_of_fishtests_iteration_gives_way_to_the_constrained_maximum() {
         // Rarely, on few pairs and a far bound on the data's other side, fishtest's iteration
-        // settles on a local maximum of the likelihood. The arena keeps fishtest's figure there (it
-        // gives one), and uses the profile only where fishtest gives none. 20 pairs, H0 at −216.7
-        // nElo: fishtest's `LLR_normalized(-216.7, 0, [0, 2, 13, 2, 3])` is 13.007788058588458;
-        // with the global maximum under H0 (the oracle's profile likelihood and SLSQP) it would be
-        // 12.2833912634. (Over 4,000 random cases, 3 of the 2,679 where the iteration settled.)
-        let counts = [0, 2, 13, 2, 3];
+        // settles on a local maximum of the likelihood. 20 pairs, H0 at −216.7 nElo: fishtest's
+        // `LLR_normalized(-216.7, 0, [0, 2, 13, 2, 3])` is 13.007788058588458; with the global
+        // maximum under H0 (the oracle's profile likelihood and SLSQP) it is 12.2833912634.
         let sprt = Sprt::new(-216.7, 0.0, 0.05, 0.05, SprtModel::Normalized).unwrap();
-        let llr = sprt.llr(&Pentanomial { counts });
+        let llr = sprt.llr_detail(&Pentanomial {
+            counts: [0, 2, 13, 2, 3],
+        });
+        assert!((llr.value - 12.283_391_263_4).abs() < 1e-6, "{llr:?}");
         // (1.9e-8 apart: fishtest stops its rounds at 1e-9, the arena at 1e-12.)
-        assert!((llr - 13.007_788_058_588).abs() < 1e-7, "{llr}");
-        let (phat, n) = regularized(&counts);
-        let t0 = -216.7 / NELO_PER_T * std::f64::consts::SQRT_2;
-        let global = t_value_profile(&PAIR_SCORES, &phat, 0.5, t0).unwrap();
-        let p1 = t_value_fixed_point(&PAIR_SCORES, &phat, 0.5, 0.0).unwrap();
-        let global_llr = n * phat
-            .iter()
-            .zip(global.iter().zip(&p1))
-            .map(|(q, (a, b))| q * (b.ln() - a.ln()))
-            .sum::<f64>();
-        assert!((global_llr - 12.283_391_263_4).abs() < 1e-6, "{global_llr}");
+        let fishtest = llr.fishtest.expect("fishtest's figure differs");
+        assert!((fishtest - 13.007_788_058_588).abs() < 1e-7, "{llr:?}");
+    }
+
+    /// The red team's case: 36,168 pairs and a far bound, where fishtest's iteration settles on a
+    /// local maximum and the decision is the same but the figure 3,700 apart. The constrained maxima
+    /// from the issue (the brute-force profile); fishtest's `LLR_normalized` figures alongside.
+    #[test]
+    fn many_pairs_and_a_far_bound_give_the_constrained_maximum_and_name_fishtests_figure() {
+        let p = Pentanomial {
+            counts: [39, 2226, 31451, 2412, 40],
+        };
+        for (elo0, elo1, value, fishtest) in [
+            (0.0, 231.0, -17_328.28, -21_000.48),
+            (-216.7, 0.0, 16_221.32, 19_347.59),
+        ] {
+            let sprt = Sprt::new(elo0, elo1, 0.05, 0.05, SprtModel::Normalized).unwrap();
+            let llr = sprt.llr_detail(&p);
+            assert!(
+                (llr.value - value).abs() < 0.01,
+                "[{elo0}, {elo1}]: {llr:?}"
+            );
+            let f = llr.fishtest.expect("fishtest's figure differs");
+            assert!((f - fishtest).abs() < 0.01, "[{elo0}, {elo1}]: {llr:?}");
+            assert!(llr.note().unwrap().contains(&format!("{fishtest:.2}")));
+        }
+        // One Elo further the iteration cannot start, and the profile gives −17456.00 (the issue's
+        // figure at 232): 128 below the constrained maximum at 231, where fishtest's figure was
+        // 3,544 below it.
+        let next = Sprt::new(0.0, 232.0, 0.05, 0.05, SprtModel::Normalized)
+            .unwrap()
+            .llr_detail(&p);
+        assert_eq!(next.fishtest, None, "{next:?}");
+        assert!((next.value - -17_456.00).abs() < 0.01, "{next:?}");
     }
 
     #[test]
@@ -802,7 +925,7 @@ mod tests {
         let mean: f64 = PAIR_SCORES.iter().zip(&p).map(|(a, q)| a * q).sum();
         assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert!((mean - 0.53).abs() < 1e-12);
-        let p = mle_t_value(&PAIR_SCORES, &phat, 0.5, 0.07).unwrap();
+        let p = mle_t_value(&PAIR_SCORES, &phat, 0.5, 0.07).0.unwrap();
         let mean: f64 = PAIR_SCORES.iter().zip(&p).map(|(a, q)| a * q).sum();
         let var: f64 = PAIR_SCORES
             .iter()

@@ -106,3 +106,69 @@ fn normalized_sprt_keeps_its_error_rates() {
     assert!(at_h0 <= ALPHA_MAX, "passed {at_h0} at elo0");
     assert!(at_h1 >= POWER_MIN, "passed {at_h1} at elo1");
 }
+
+/// The calculators through the binary, on the cases: the constrained maximum with
+/// fishtest's local maximum named beside it, and an LOS that cannot be estimated.
+#[test]
+fn the_calculators_print_the_constrained_maximum_and_say_what_cannot_be_estimated() {
+    let run = |args: &[&str]| {
+        let out = crate::common::arena().args(args).output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, out, err) = run(&[
+        "sprt",
+        "--pentanomial",
+        "39,2226,31451,2412,40",
+        "--elo0",
+        "0",
+        "--elo1",
+        "231",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("LLR    -17328.28 (-2.94, 2.94) [0.00, 231.00] normalized: H0 accepted"),
+        "{out}"
+    );
+    assert!(
+        out.contains("fishtest's iteration gives -21000.48"),
+        "{out}"
+    );
+    let (ok, out, err) = run(&["elo", "--pentanomial", "0,0,100,0,0"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("LOS    cannot be estimated"), "{out}");
+    let (ok, out, _) = run(&["elo", "--wdl", "7,2,1"]);
+    assert!(ok && out.contains("Games  W/D/L 7/2/1: 10 games"), "{out}");
+    // fishtest's own figure, where it settles on the global maximum, is not repeated.
+    let (ok, out, _) = run(&[
+        "sprt",
+        "--pentanomial",
+        "39,2226,31451,2412,40",
+        "--elo0",
+        "0.764",
+        "--elo1",
+        "3.439",
+    ]);
+    assert!(
+        ok && out.contains("LLR    2.16 ") && !out.contains("fishtest"),
+        "{out}"
+    );
+    let (ok, _, err) = run(&[
+        "sprt",
+        "--pentanomial",
+        "1,2,3",
+        "--elo0",
+        "0",
+        "--elo1",
+        "5",
+    ]);
+    assert!(!ok && err.contains("expected 5 counts"), "{err}");
+    let (ok, _, err) = run(&["sprt", "--wdl", "1,2,3", "--elo0", "5", "--elo1", "0"]);
+    assert!(
+        !ok && err.contains("elo0 (5) must be less than elo1 (0)"),
+        "{err}"
+    );
+}
