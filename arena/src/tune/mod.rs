@@ -33,6 +33,7 @@
 
 pub mod chart;
 pub mod record;
+pub mod sent;
 pub mod spsa;
 
 use std::io::IsTerminal;
@@ -665,6 +666,7 @@ impl Step<'_> {
         let ends = tuning.plan_with(&tuning.values(&lows), &tuning.values(&highs));
         let env = run.env(&ends, &tuning.fingerprint()).await?;
         let mut writer = record::Writer::open(&dir.path.join(record::FILE), &names)?;
+        let mut sent_file = sent::Writer::open(&dir.path.join(sent::FILE), &names, *done)?;
 
         // Step 2. The iterations.
         let bar = (opts.progress_bar && !opts.quiet && std::io::stderr().is_terminal()).then(|| {
@@ -680,13 +682,20 @@ impl Step<'_> {
         });
         let per = u64::from(tuning.tune.pairs_per_iteration);
         let plus_name = tuning.base.bots[0].name.clone();
+        let minus_name = tuning.base.bots[1].name.clone();
         while *done < target {
             let iteration = *done + 1;
             let gains = tuning.spsa.gains(*done * per);
             let flips = tuning.spsa.flips(tuning.base.seed, iteration);
             let (plus, minus) = tuning.spsa.probes(theta, &gains, &flips);
             let draws = tuning.spsa.rounding_draws(tuning.base.seed, iteration);
-            let plan = Arc::new(tuning.probe_plan(&plus, &minus, &draws));
+            // The values as sent (integer options rounded stochastically), for the plan and
+            // tune-sent.csv alike.
+            let (u_plus, u_minus): (Vec<f64>, Vec<f64>) =
+                draws.iter().map(|d| (d[0], d[1])).unzip();
+            let sent_plus = tuning.probe_values(&plus, &u_plus);
+            let sent_minus = tuning.probe_values(&minus, &u_minus);
+            let plan = Arc::new(tuning.plan_with(&sent_plus, &sent_minus));
             let mut records = Vec::new();
             let played = run
                 .play(
@@ -717,6 +726,8 @@ impl Step<'_> {
             let result = i64::from(wins) - i64::from(losses);
             *theta = tuning.spsa.update(theta, &gains, &flips, result);
             *done = iteration;
+            sent_file.append(iteration, '+', &plus_name, &sent_plus)?;
+            sent_file.append(iteration, '-', &minus_name, &sent_minus)?;
             writer.append(&record::Row {
                 iteration,
                 games: u32::try_from(records.len()).unwrap_or(u32::MAX),

@@ -65,6 +65,8 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
         "{tuned}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("c4_centre"));
+    let sent_first = sent_rows(tmp.path());
+    assert_sent_is_rounded(&first, &sent_first);
 
     // The second run goes on from iteration 3, leaving the recorded rows as they were.
     let out = tune(tmp.path(), &path, &["--iterations", "3"]);
@@ -74,6 +76,9 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
     assert_eq!(second.len(), 4, "{second:?}");
     assert_eq!(second[..3], first[..]);
     assert!(second[3].starts_with("3,2,"), "{second:?}");
+    let sent_second = sent_rows(tmp.path());
+    assert_eq!(sent_second[..5], sent_first[..], "the recorded probes kept");
+    assert_sent_is_rounded(&second, &sent_second);
 
     // A run with the iterations already recorded plays nothing; a changed config is refused.
     let out = tune(tmp.path(), &path, &["--iterations", "3"]);
@@ -91,6 +96,47 @@ fn tune_writes_a_row_per_iteration_and_a_second_run_continues_the_count() {
         "{}",
         text(&out)
     );
+}
+
+fn sent_rows(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("results/tiny-tune/tune-sent.csv"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// `tune-sent.csv` against `tune.csv`: per iteration a `+` and a `-` row, each value an integer next
+/// to its probe θ ± c_k·Δ (the stochastic rounding goes to one of the two; tiny_tune's c_k by
+/// fishtest's formula, as in `assert_fishtest_updates`).
+fn assert_sent_is_rounded(tune_rows: &[String], sent: &[String]) {
+    assert_eq!(sent[0], "iteration,probe,bot,c4_centre");
+    assert_eq!(sent.len(), 1 + 2 * (tune_rows.len() - 1), "{sent:?}");
+    let c_base = 4.0f64 * 10f64.powf(0.101);
+    let mut theta = 0.0f64;
+    for (k, row) in tune_rows[1..].iter().enumerate() {
+        let cols: Vec<&str> = row.split(',').collect();
+        let flip: f64 = cols[7].parse().unwrap();
+        let c = c_base / (k as f64 + 1.0).powf(0.101);
+        for (j, (probe, x)) in [('+', theta + c * flip), ('-', theta - c * flip)]
+            .into_iter()
+            .enumerate()
+        {
+            let line = &sent[1 + 2 * k + j];
+            let s: Vec<&str> = line.split(',').collect();
+            assert_eq!(s[0], (k + 1).to_string(), "{line}");
+            assert_eq!(s[1], probe.to_string(), "{line}");
+            let value: i64 = s[3]
+                .parse()
+                .unwrap_or_else(|_| panic!("an integer: {line}"));
+            let x = x.clamp(-20.0, 20.0);
+            assert!(
+                value == x.floor() as i64 || value == x.ceil() as i64,
+                "{line}: the probe was {x}"
+            );
+        }
+        theta = cols[6].parse().unwrap();
+    }
 }
 
 /// θ of each row from the previous row's θ, the row's result and its recorded flip, by fishtest's
