@@ -566,48 +566,52 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     }
 }
 
+/// A simulated round robin for checking the ratings: `per_pairing` games for every ordered pair of
+/// bots at `true_elo` (Elo), each won, drawn or lost from the true ratings, the first-move advantage
+/// `adv` (Elo) and the draw ratio `draw` (capped where the expected score leaves no room), as in the
+/// bootstrap's own model; ChaCha8 seeded with `seed`, one uniform draw a game. The tests of this
+/// module (`bootstrap_coverage`) and `arena/examples/ordo_fields.rs` (real Ordo on the same fields)
+/// play their fields with it.
+pub fn synthetic(
+    true_elo: &[f64],
+    adv: f64,
+    draw: f64,
+    per_pairing: usize,
+    seed: u64,
+) -> Vec<RatedGame> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut games = Vec::new();
+    for _ in 0..per_pairing {
+        for first in 0..true_elo.len() {
+            for second in 0..true_elo.len() {
+                if first == second {
+                    continue;
+                }
+                let p = super::elo::score_from_elo(true_elo[first] + adv - true_elo[second]);
+                let d = draw.min(2.0 * p).min(2.0 * (1.0 - p));
+                let u: f64 = rng.random();
+                let first_points = if u < p - d / 2.0 {
+                    1.0
+                } else if u < p + d / 2.0 {
+                    0.5
+                } else {
+                    0.0
+                };
+                games.push(RatedGame {
+                    first,
+                    second,
+                    first_points,
+                });
+            }
+        }
+    }
+    games
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::stats::elo::score_from_elo;
-
-    /// `per_pairing` games for every ordered pair, each won/drawn/lost from the true ratings, the
-    /// first-move advantage and a draw ratio, as in the bootstrap's own model.
-    fn synthetic(
-        true_elo: &[f64],
-        adv: f64,
-        draw: f64,
-        per_pairing: usize,
-        seed: u64,
-    ) -> Vec<RatedGame> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut games = Vec::new();
-        for _ in 0..per_pairing {
-            for first in 0..true_elo.len() {
-                for second in 0..true_elo.len() {
-                    if first == second {
-                        continue;
-                    }
-                    let p = score_from_elo(true_elo[first] + adv - true_elo[second]);
-                    let d = draw.min(2.0 * p).min(2.0 * (1.0 - p));
-                    let u: f64 = rng.random();
-                    let first_points = if u < p - d / 2.0 {
-                        1.0
-                    } else if u < p + d / 2.0 {
-                        0.5
-                    } else {
-                        0.0
-                    };
-                    games.push(RatedGame {
-                        first,
-                        second,
-                        first_points,
-                    });
-                }
-            }
-        }
-        games
-    }
 
     #[test]
     fn recovers_known_strengths() {
