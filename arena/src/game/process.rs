@@ -518,15 +518,15 @@ impl Drop for BotProcess {
 }
 
 /// Sets up, between fork and exec, what confines the child: the parent-death signal, its cgroups, its
-/// CPUs and its rlimits.
+/// CPUs, its rlimits, and no file descriptor but its three pipes ([`close_inherited_fds`]).
 fn confine(cmd: &mut Command, jail: &Jail) {
     die_with_the_arena(cmd);
     let fds = jail.enter_fds();
     let rlimits = jail.rlimits().clone();
     let cpus = jail.cpus();
-    // SAFETY: between fork and exec the closure only makes the system calls sched_setaffinity, write
-    // and setrlimit (and getrlimit), which are async-signal-safe, on memory allocated before the fork;
-    // it allocates nothing.
+    // SAFETY: between fork and exec the closure only makes the system calls sched_setaffinity, write,
+    // close_range (or fcntl) and setrlimit (and getrlimit), which are async-signal-safe, on memory
+    // allocated before the fork; it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
             for &fd in &fds {
@@ -540,8 +540,53 @@ fn confine(cmd: &mut Command, jail: &Jail) {
             if let Some(set) = &cpus {
                 nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), set)?;
             }
+            // Before the rlimits: a lower open-files limit would hide descriptors from the fallback.
+            close_inherited_fds();
             rlimits.apply()
         });
+    }
+}
+
+/// Marks every file descriptor from 3 up close-on-exec, between fork and exec: the bot keeps only its
+/// stdin, stdout and stderr. Rust opens its own files close-on-exec, but a descriptor the arena
+/// inherited (a shell's `7<secret 8>>log`, a service manager's socket) is not, and would reach every
+/// bot and the bubblewrap sandbox. `close_range(3, ~0, CLOSE_RANGE_CLOEXEC)` (Linux 5.11); on older
+/// kernels `fcntl(FD_CLOEXEC)` on each descriptor below the open-files limit (at most 65,536).
+/// Close-on-exec rather than closed: the exec that fails still reports its error through Rust's own
+/// close-on-exec pipe. Async-signal-safe system calls only; allocates nothing.
+fn close_inherited_fds() {
+    use nix::libc;
+    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+    // SAFETY: close_range only changes the flags of this process's descriptors.
+    let done = unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3 as libc::c_uint,
+            !0 as libc::c_uint,
+            CLOSE_RANGE_CLOEXEC,
+        )
+    } == 0;
+    if done {
+        return;
+    }
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let max = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        limit.rlim_cur.min(65_536) as libc::c_int
+    } else {
+        1024
+    };
+    for fd in 3..max {
+        // SAFETY: fcntl on a descriptor that may not be open fails with EBADF and changes nothing.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            if flags >= 0 && flags & libc::FD_CLOEXEC == 0 {
+                libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC);
+            }
+        }
     }
 }
 

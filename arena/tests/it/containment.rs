@@ -1023,3 +1023,69 @@ fn the_results_folder_stays_covered_under_a_bot_s_own_folder_and_relative_args_r
         assert!(!report.contains("secret rows"), "{bot}: {report}");
     }
 }
+
+/// The red team's hole: an arena started with `7<secret` gave every bot the secret on fd 7. Now a
+/// bot (sandboxed, and unsandboxed) sees no descriptor of the arena's beyond its three pipes: the
+/// script plays the illegal move `fd7-closed` when it cannot use fd 7, `fd7-open` when it can, so the
+/// record's detail says which.
+#[test]
+fn descriptors_the_arena_inherited_do_not_reach_the_bots() {
+    use std::os::unix::io::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = tmp.path().join("secret");
+    std::fs::write(&secret, "the organiser's password\n").unwrap();
+    let bot = tmp.path().join("fd7.sh");
+    std::fs::write(
+        &bot,
+        "#!/bin/sh\nread line\nif (: <&7) 2>/dev/null; then echo fd7-open; else echo fd7-closed; fi\nexec sleep 30\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&bot, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    for (name, sandbox) in [("sandboxed", "bubblewrap"), ("unsandboxed", "none")] {
+        if sandbox == "bubblewrap" && !std::path::Path::new("/usr/bin/bwrap").exists() {
+            eprintln!("skipped the sandboxed case: no /usr/bin/bwrap (installed by .ci/run)");
+            continue;
+        }
+        let config = common::write_config(
+            tmp.path(),
+            name,
+            &format!(
+                "name = \"{name}\"\ngames_per_pair = 2\nseed = 1\nconcurrency = 1\nsandbox = \"{sandbox}\"\n\
+                 [game]\nname = \"kalah\"\n[time_control]\nmax_move_ms = 2000\n\
+                 [[bots]]\nname = \"script\"\ncommand = {:?}\nprotocol = \"codecup\"\n\
+                 [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n",
+                bot.display().to_string()
+            ),
+        );
+        let file = std::fs::File::open(&secret).unwrap();
+        let fd = file.as_raw_fd();
+        let mut cmd = common::arena();
+        cmd.arg("run")
+            .arg(&config)
+            .arg("--results")
+            .arg(tmp.path().join("results"))
+            .arg("--no-progress")
+            .current_dir(tmp.path());
+        // SAFETY: dup2 is async-signal-safe; the arena starts with fd 7 open on the secret, not
+        // close-on-exec, as a shell's `7<secret` leaves it.
+        unsafe {
+            cmd.pre_exec(move || {
+                if nix::libc::dup2(fd, 7) == 7 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        let out = cmd.output().unwrap();
+        drop(file);
+        assert!(out.status.success(), "{}", common::text(&out));
+        let games = common::games(tmp.path(), name);
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert_eq!(g.termination.as_str(), "illegal", "{name}: {g:?}");
+            assert!(g.detail.contains("fd7-closed"), "{name}: {}", g.detail);
+        }
+    }
+}
