@@ -67,6 +67,7 @@ pub mod console;
 pub mod formats;
 pub mod frames;
 pub mod game;
+pub mod modules;
 pub mod plan;
 pub mod play;
 pub mod probe;

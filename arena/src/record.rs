@@ -102,11 +102,15 @@ pub enum Termination {
     /// `[adjudication]`'s solver rule: the game's value under perfect play was proved (Connect Four,
     /// tic-tac-toe; [`crate::analyze::judge`]), and is its result.
     Solved,
+    /// Voided: the game module that gives the rules failed (trapped, ran out of fuel or memory, broke
+    /// the ABI; the detail names it), so the game cannot be judged. Neither bot's fault: the game counts
+    /// in no standings, rating or statistic (its result field says `1/2-1/2` and means nothing).
+    Void,
 }
 
 impl Termination {
     /// Every termination; the forfeits among them in the order of the standings' forfeit columns.
-    pub const ALL: [Termination; 10] = [
+    pub const ALL: [Termination; 11] = [
         Termination::Normal,
         Termination::Ground,
         Termination::Resign,
@@ -117,6 +121,7 @@ impl Termination {
         Termination::Limit,
         Termination::Adjudicated,
         Termination::Solved,
+        Termination::Void,
     ];
 
     /// The five kinds of forfeit.
@@ -127,6 +132,11 @@ impl Termination {
         Termination::Protocol,
         Termination::Limit,
     ];
+
+    /// Whether the game counts: every game but a voided one ([`Termination::Void`]).
+    pub fn counts(self) -> bool {
+        self != Termination::Void
+    }
 
     /// Whether a bot lost by its own fault.
     pub fn is_forfeit(self) -> bool {
@@ -146,6 +156,7 @@ impl Termination {
             Termination::Limit => "limit",
             Termination::Adjudicated => "adjudicated",
             Termination::Solved => "solved",
+            Termination::Void => "void",
         }
     }
 }

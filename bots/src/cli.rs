@@ -35,6 +35,10 @@ pub struct BotArgs {
     /// Set an engine option before play: --set NAME=VALUE (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Play the game of this game module (a `.wasm` file, `docs/modules.md`): the protocol's `game`
+    /// command then names it by the module's own name.
+    #[arg(long, value_name = "FILE")]
+    pub module: Option<std::path::PathBuf>,
     /// CodeCup mode only: the fixed depth limit per move, plies.
     #[arg(long)]
     pub depth: Option<u32>,
@@ -319,6 +323,15 @@ fn run_faulty(args: &BotArgs) -> Result<(), String> {
 }
 
 fn drive<E: Engine>(mut engine: E, args: &BotArgs) -> Result<(), String> {
+    if let Some(path) = &args.module {
+        let bytes = std::fs::read(path).map_err(|e| format!("--module {}: {e}", path.display()))?;
+        let label = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        games::module::load(&label, &bytes, games::module::Limits::default())
+            .map_err(|e| format!("--module: {e}"))?;
+    }
     for kv in &args.set {
         let (k, v) = kv
             .split_once('=')

@@ -60,7 +60,7 @@ pub fn serve<E: Engine>(
                     "info string error: expected setoption name N value V"
                 )?,
             },
-            "game" => match rest.join(" ").parse::<GameSpec>() {
+            "game" => match game_spec(&rest) {
                 Ok(s) => spec = Some(s),
                 Err(e) => writeln!(output, "info string error: {e}")?,
             },
@@ -188,6 +188,15 @@ impl<E: Engine, R: BufRead, W: Write> GameVisitor for CodeCup<'_, E, R, W> {
 }
 
 /// The words after `position`: `startpos [setup SETUP…] [moves M…]`, as the setup and the move words.
+/// The game of a `game` command's words: the game module this bot was started with (`--module`) when
+/// the first word is its name, else a built-in game.
+fn game_spec(words: &[&str]) -> Result<GameSpec, games::SpecError> {
+    if let Some(m) = words.first().and_then(|n| games::module::named(n)) {
+        return games::module::ModuleVariant::new(m, &words[1..].join(" ")).map(GameSpec::Module);
+    }
+    words.join(" ").parse()
+}
+
 fn parse_position<'a>(words: &[&'a str]) -> Result<(Setup, Vec<&'a str>), String> {
     let Some((&"startpos", tail)) = words.split_first() else {
         return Err("only 'position startpos [setup …] [moves …]' is supported".into());

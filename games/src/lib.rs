@@ -26,6 +26,7 @@
 
 pub mod eval;
 pub mod frame;
+pub mod module;
 #[macro_use]
 pub mod registry;
 mod setup;
@@ -181,6 +182,9 @@ pub enum PlayError {
     /// The move names an empty source (a Kalah pit without seeds).
     #[error("{0} is empty")]
     Empty(String),
+    /// A game module refused the move, for the reason it gives ([`module`]).
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// The rules of a two-player, perfect-information game, and what the arena needs to know of it besides:
@@ -341,6 +345,15 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + PartialEq + Eq + Send + Sync
         let mut f = self.frame();
         f.pieces.retain(|p| changed.spots.contains(&[p.x, p.y]));
         f
+    }
+
+    /// Why the rules could not be run, where they run outside the crate: a game module
+    /// ([`module::ModuleGame`]) that trapped, ran out of fuel or memory, or broke the ABI. The position
+    /// then reads as over (a draw, no legal moves), so every caller that reports a result (the
+    /// referee, the re-referee of a record) asks this first: the game is voided, not scored. `None`
+    /// for the built-in games, whose rules cannot fail.
+    fn fault(&self) -> Option<String> {
+        None
     }
 }
 

@@ -18,7 +18,7 @@ use crate::{Game, GameKind, GameSpec};
 /// A game name or variant that is not supported.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error("unknown game {0:?} (expected {list})", list = GameKind::names().join(", "))]
+    #[error("unknown game {0:?} (expected {list}, or a game module: module = \"FILE.wasm\")", list = GameKind::names().join(", "))]
     UnknownGame(String),
     #[error("{0}")]
     Invalid(String),
@@ -69,16 +69,19 @@ macro_rules! registry {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum GameKind {
             $( $(#[doc = $doc])* $kind, )*
+            /// A game module's game ([`crate::module`]): the rules come from a WebAssembly file.
+            Module,
         }
 
         impl GameKind {
-            /// Every game, in the registry's order.
+            /// Every built-in game, in the registry's order (game modules are not listed).
             pub const ALL: &'static [GameKind] = &[ $( GameKind::$kind, )* ];
 
             /// The name in configs and the protocol: `tictactoe`, `connect4`, …
             pub fn name(self) -> &'static str {
                 match self {
                     $( GameKind::$kind => <<$game as $crate::Game>::Variant as $crate::Variant>::NAME, )*
+                    GameKind::Module => <$crate::module::ModuleVariant as $crate::Variant>::NAME,
                 }
             }
 
@@ -86,6 +89,7 @@ macro_rules! registry {
             pub fn aliases(self) -> &'static [&'static str] {
                 match self {
                     $( GameKind::$kind => <<$game as $crate::Game>::Variant as $crate::Variant>::ALIASES, )*
+                    GameKind::Module => &[],
                 }
             }
 
@@ -94,6 +98,7 @@ macro_rules! registry {
             pub fn params(self) -> &'static [$crate::Param] {
                 match self {
                     $( GameKind::$kind => <<$game as $crate::Game>::Variant as $crate::Variant>::PARAMS, )*
+                    GameKind::Module => <$crate::module::ModuleVariant as $crate::Variant>::PARAMS,
                 }
             }
 
@@ -106,6 +111,9 @@ macro_rules! registry {
                     $( GameKind::$kind => Ok(GameSpec::$kind(
                         <<$game as $crate::Game>::Variant as $crate::Variant>::from_params(params)?,
                     )), )*
+                    GameKind::Module => Ok(GameSpec::Module(
+                        <$crate::module::ModuleVariant as $crate::Variant>::from_params(params)?,
+                    )),
                 }
             }
         }
@@ -118,6 +126,14 @@ macro_rules! registry {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum GameSpec {
             $( $(#[doc = $doc])* $kind(<$game as $crate::Game>::Variant), )*
+            /// A game module's game with its variant ([`crate::module::ModuleVariant`]).
+            Module($crate::module::ModuleVariant),
+        }
+
+        impl From<$crate::module::ModuleVariant> for GameSpec {
+            fn from(v: $crate::module::ModuleVariant) -> GameSpec {
+                GameSpec::Module(v)
+            }
         }
 
         $(
@@ -133,6 +149,7 @@ macro_rules! registry {
             pub fn kind(&self) -> GameKind {
                 match self {
                     $( GameSpec::$kind(_) => GameKind::$kind, )*
+                    GameSpec::Module(_) => GameKind::Module,
                 }
             }
 
@@ -140,6 +157,7 @@ macro_rules! registry {
             pub fn variant(&self) -> String {
                 match self {
                     $( GameSpec::$kind(v) => v.to_string(), )*
+                    GameSpec::Module(v) => v.to_string(),
                 }
             }
 
@@ -147,6 +165,7 @@ macro_rules! registry {
             pub fn variant_of<V: $crate::Variant>(&self) -> Option<V> {
                 match self {
                     $( GameSpec::$kind(v) => (v as &dyn ::std::any::Any).downcast_ref::<V>().copied(), )*
+                    GameSpec::Module(v) => (v as &dyn ::std::any::Any).downcast_ref::<V>().copied(),
                 }
             }
 
@@ -154,6 +173,7 @@ macro_rules! registry {
             pub fn record_formats(&self) -> &'static [$crate::RecordFormat] {
                 match self {
                     $( GameSpec::$kind(_) => <$game as $crate::Game>::RECORD_FORMATS, )*
+                    GameSpec::Module(_) => <$crate::module::ModuleGame as $crate::Game>::RECORD_FORMATS,
                 }
             }
 
@@ -161,6 +181,7 @@ macro_rules! registry {
             pub fn visit<V: $crate::GameVisitor>(&self, v: V) -> V::Output {
                 match *self {
                     $( GameSpec::$kind(variant) => v.visit(<$game as $crate::Game>::start(variant)), )*
+                    GameSpec::Module(variant) => v.visit(<$crate::module::ModuleGame as $crate::Game>::start(variant)),
                 }
             }
 
@@ -179,6 +200,9 @@ macro_rules! registry {
                     $( GameSpec::$kind(variant) => {
                         Ok(v.visit(<$game as $crate::Game>::start_with_setup(variant, setup)?))
                     } )*
+                    GameSpec::Module(variant) => Ok(v.visit(
+                        <$crate::module::ModuleGame as $crate::Game>::start_with_setup(variant, setup)?,
+                    )),
                 }
             }
         }
@@ -224,6 +248,7 @@ impl FromStr for GameKind {
         GameKind::ALL
             .iter()
             .copied()
+            .chain([GameKind::Module])
             .find(|k| k.name() == s || k.aliases().contains(&s))
             .ok_or_else(|| SpecError::UnknownGame(s.to_string()))
     }
@@ -252,7 +277,19 @@ impl FromStr for GameSpec {
             .next()
             .ok_or_else(|| SpecError::UnknownGame(String::new()))?
             .parse()?;
-        let rest: Vec<Option<&str>> = words.map(Some).collect();
+        let mut rest: Vec<Option<&str>> = words.map(Some).collect();
+        let joined;
+        if kind == GameKind::Module && rest.len() > 2 {
+            // A module's variant is every word after its SHA-256.
+            joined = rest[1..]
+                .iter()
+                .flatten()
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ");
+            rest.truncate(1);
+            rest.push(Some(&joined));
+        }
         if rest.len() > kind.params().len() {
             return Err(SpecError::Invalid(format!(
                 "too many parameters for {kind}: {s:?} (its words: {})",

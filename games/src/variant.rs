@@ -26,7 +26,7 @@ pub struct Param {
 /// words after the game's name in the protocol's `game` command (`7 6` for `connect4 7 6`).
 /// [`from_params`](Variant::from_params) reads them back, each word or config value as text.
 pub trait Variant:
-    Copy + fmt::Debug + fmt::Display + Default + PartialEq + Eq + Hash + Send + Sync + 'static
+    Copy + fmt::Debug + fmt::Display + PartialEq + Eq + Hash + Send + Sync + 'static
 {
     /// The game's name in configs, records and the protocol (`connect4`): lower-case letters and digits.
     const NAME: &'static str;

@@ -308,7 +308,9 @@ pub enum Format {
 /// refuses a key the game does not have, with its line and column ([`crate::plan::Plan::new`]).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct GameConfig {
-    /// A game of the registry ([`games::GameKind`]): `tictactoe`, `connect4`, `dots`, `kalah`.
+    /// A game of the registry ([`games::GameKind`]): `tictactoe`, `connect4`, `dots`, `kalah`. With
+    /// `module = "FILE.wasm"` (a game module, `docs/modules.md`) it may be left out.
+    #[serde(default)]
     pub name: String,
     /// The variant's keys as written, each a number or a string; checked against the game's when the
     /// plan is made.
@@ -342,6 +344,23 @@ impl GameConfig {
     pub fn from_words(text: &str) -> Result<GameConfig, String> {
         let mut words = text.split_whitespace();
         let name = words.next().unwrap_or_default();
+        if crate::modules::is_file(name) {
+            // A module file, then its variant's words: `connect4.wasm 7 6`.
+            let path = std::path::absolute(name).map_err(|e| format!("{name}: {e}"))?;
+            let mut keys = BTreeMap::new();
+            keys.insert(
+                "module".to_string(),
+                toml::Value::String(path.display().to_string()),
+            );
+            let rest: Vec<&str> = words.collect();
+            if !rest.is_empty() {
+                keys.insert("variant".to_string(), toml::Value::String(rest.join(" ")));
+            }
+            return Ok(GameConfig {
+                name: String::new(),
+                keys,
+            });
+        }
         let kind: games::GameKind = name.parse().map_err(|e| format!("{e}"))?;
         let rest: Vec<&str> = words.collect();
         let params = kind.params();

@@ -50,6 +50,15 @@ fn time_control(text: &str) -> String {
     }
 }
 
+/// The `Result` tag: `*` for a voided game (no result), else `1-0`, `0-1`, `1/2-1/2`.
+fn result_tag(r: &GameRecord) -> String {
+    if r.termination.counts() {
+        r.result.to_string()
+    } else {
+        "*".into()
+    }
+}
+
 /// PGN's `Termination` word.
 fn termination(t: Termination) -> &'static str {
     match t {
@@ -60,6 +69,7 @@ fn termination(t: Termination) -> &'static str {
         Termination::Illegal | Termination::Protocol | Termination::Limit => "rules infraction",
         Termination::Crash => "abandoned",
         Termination::Adjudicated | Termination::Solved => "adjudication",
+        Termination::Void => "unterminated",
     }
 }
 
@@ -79,7 +89,7 @@ pub fn game(r: &GameRecord, event: &str, evals: &[Option<MoveEval>]) -> String {
         ("Round", r.round.to_string()),
         ("White", r.first.clone()),
         ("Black", r.second.clone()),
-        ("Result", r.result.to_string()),
+        ("Result", result_tag(r)),
         ("Variant", format!("{} {}", r.game, r.variant)),
     ] {
         out.push_str(&tag(name, &value));
@@ -139,7 +149,7 @@ pub fn game(r: &GameRecord, event: &str, evals: &[Option<MoveEval>]) -> String {
     };
     // A comment ends at the first `}`.
     words.push(format!("{{{}}}", ending.replace('}', ")")));
-    words.push(r.result.to_string());
+    words.push(result_tag(r));
     let mut line = String::new();
     for w in words {
         if !line.is_empty() && line.len() + 1 + w.len() > 79 {

@@ -317,11 +317,12 @@ fn result_text(record: &GameRecord) -> String {
         Termination::Crash | Termination::Illegal | Termination::Protocol | Termination::Limit => {
             "F".to_string()
         }
-        // Dots games are never `solved`; the arm keeps the match whole.
+        // Dots games are never `solved` or voided (no module); the arm keeps the match whole.
         Termination::Normal
         | Termination::Ground
         | Termination::Adjudicated
-        | Termination::Solved => match record.score {
+        | Termination::Solved
+        | Termination::Void => match record.score {
             Some([a, b]) => a.abs_diff(b).to_string(),
             None => "?".to_string(),
         },

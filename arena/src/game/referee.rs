@@ -156,6 +156,12 @@ pub struct SetupError {
     pub queue: bool,
 }
 
+/// The ending of a game whose module failed ([`Termination::Void`]): no result counts; `fault` names
+/// the module and what it did.
+fn void(fault: String) -> (GameResult, Termination, String) {
+    (GameResult::Draw, Termination::Void, fault)
+}
+
 /// Plays `game` of `plan` in `env`. Whatever the bots do ends as a [`GameRecord`].
 ///
 /// # Errors
@@ -294,7 +300,11 @@ impl<'a> Referee<'a> {
         for text in &game.opening {
             let m: G::Move = text.parse().expect("the schedule's opening parses");
             made[pos.turn().index()] += 1;
-            pos.play(m).expect("the schedule's opening is legal");
+            let played = pos.play(m);
+            if let Some(fault) = pos.fault() {
+                return Ok(void(fault));
+            }
+            played.expect("the schedule's opening is legal");
             record.moves.push(text.clone());
         }
         record.score = pos.score();
@@ -371,6 +381,10 @@ impl<'a> Referee<'a> {
         // have written its next move already.
         let mut last_mover: Option<Player> = None;
         loop {
+            // A game module that failed (trapped, looped, broke the ABI): nobody's fault but its own.
+            if let Some(fault) = pos.fault() {
+                return Ok(void(fault));
+            }
             if let Some(outcome) = pos.outcome() {
                 let grounded = record.moves.last().map(String::as_str) == Some("ground");
                 let detail = match pos.score() {
@@ -443,7 +457,13 @@ impl<'a> Referee<'a> {
             let m: G::Move = text.parse().map_err(|e| {
                 Fault::Bot(side, Forfeit::new(Termination::Illegal, format!("{e}")))
             })?;
-            pos.play(m).map_err(|e| {
+            let played = pos.play(m);
+            if let Some(fault) = pos.fault() {
+                record.moves.push(m.to_string());
+                record.move_ms.push(spent);
+                return Ok(void(fault));
+            }
+            played.map_err(|e| {
                 Fault::Bot(
                     side,
                     Forfeit::new(Termination::Illegal, format!("move {text}: {e}")),

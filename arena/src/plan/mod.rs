@@ -29,6 +29,9 @@ pub struct Plan {
     pub config_path: PathBuf,
     /// The game and variant.
     pub spec: GameSpec,
+    /// The file of a module game (`[game] module`), to keep a copy of in the results folder; `None`
+    /// for a built-in game.
+    pub module: Option<PathBuf>,
     pub format: Format,
     /// Games per pair of bots, even, ≥ 2 (an SPRT match: twice its `max_pairs`; a round-robin: times its
     /// `cycles`; a Swiss: per pairing; a knockout: 2, its matches' length is in [`Plan::knockout`]).
@@ -299,7 +302,19 @@ impl Plan {
                 "max_plies must be at least 1 (leave it out for no adjudication)".into(),
             ));
         }
-        let spec = game_spec(config).map_err(|(key, m)| PlanError {
+        // Paths in a config (`command`, `dir`, `[openings] file`, `[game] module`) are relative to the
+        // config file's folder.
+        let base = config_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let base = if base.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            base
+        };
+        let module = game_module(config, &base);
+        let spec = game_spec(config, module.as_deref()).map_err(|(key, m)| PlanError {
             position: std::fs::read_to_string(config_path)
                 .ok()
                 .and_then(|text| crate::config::span::value_position(&text, &["game", &key])),
@@ -316,31 +331,22 @@ impl Plan {
             })?;
         }
         let mut bots: Vec<BotPlan> = Vec::new();
-        // Paths in a config (`command`, `dir`, `[openings] file`) are relative to the config file's folder.
-        let base = config_path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        let base = if base.as_os_str().is_empty() {
-            PathBuf::from(".")
-        } else {
-            base
-        };
         for (i, bot) in config.bots.iter().enumerate() {
-            let variants = bot_plan(bot, config, &base, self_exe).map_err(|e| {
-                let dir = bot.dir.as_ref().map(|d| d.display().to_string());
-                let value = match e.key {
-                    "builtin" => bot.builtin.as_deref(),
-                    "command" => bot.command.as_deref(),
-                    "dir" => dir.as_deref(),
-                    _ => Some(bot.name.as_str()),
-                };
-                err_at(
-                    &["bots", &i.to_string(), e.key],
-                    value.unwrap_or_default(),
-                    format!("bot {:?}: {}", bot.name, e.message),
-                )
-            })?;
+            let variants =
+                bot_plan(bot, config, &base, self_exe, module.as_deref()).map_err(|e| {
+                    let dir = bot.dir.as_ref().map(|d| d.display().to_string());
+                    let value = match e.key {
+                        "builtin" => bot.builtin.as_deref(),
+                        "command" => bot.command.as_deref(),
+                        "dir" => dir.as_deref(),
+                        _ => Some(bot.name.as_str()),
+                    };
+                    err_at(
+                        &["bots", &i.to_string(), e.key],
+                        value.unwrap_or_default(),
+                        format!("bot {:?}: {}", bot.name, e.message),
+                    )
+                })?;
             for plan in variants {
                 if bots.iter().any(|b| b.name == plan.name) {
                     return Err(err_at(
@@ -498,6 +504,7 @@ impl Plan {
             name: config.name.clone(),
             config_path: config_path.to_owned(),
             spec,
+            module,
             format: config.format,
             games_per_pair,
             opening_plies: config.opening_plies,
@@ -539,8 +546,11 @@ impl Plan {
 /// The game of `[game]`, or the key whose value is at fault (`name` when no other is) and why: an
 /// unknown game, a key the game does not have (another game's key), a value of the wrong type or out
 /// of range.
-fn game_spec(config: &Config) -> Result<GameSpec, (String, String)> {
+fn game_spec(config: &Config, module: Option<&Path>) -> Result<GameSpec, (String, String)> {
     let g = &config.game;
+    if let Some(path) = module {
+        return module_spec(g, path);
+    }
     let kind: GameKind = g
         .name
         .parse()
@@ -588,6 +598,55 @@ fn game_spec(config: &Config) -> Result<GameSpec, (String, String)> {
             "name".into(),
             format!("{spec}: the game is over in its start position (no bot would move)"),
         ));
+    }
+    Ok(spec)
+}
+
+/// The module file of `[game] module`, relative to the config's folder `base`; `None` for a built-in
+/// game.
+fn game_module(config: &Config, base: &Path) -> Option<PathBuf> {
+    match config.game.keys.get("module") {
+        Some(toml::Value::String(file)) => Some(base.join(file)),
+        _ => None,
+    }
+}
+
+/// The game of a `[game]` table with `module` (file `path`): its keys are `module`, `variant` and
+/// optionally `name`, which must be the module's own.
+fn module_spec(g: &crate::config::GameConfig, path: &Path) -> Result<GameSpec, (String, String)> {
+    let mut words = String::new();
+    for (key, value) in &g.keys {
+        match (key.as_str(), value) {
+            ("module", _) => {}
+            ("variant", toml::Value::String(s)) => words = s.clone(),
+            ("variant", toml::Value::Integer(n)) => words = n.to_string(),
+            ("variant", other) => {
+                return Err((
+                    key.clone(),
+                    format!("variant = {other}: expected the variant's words as a string"),
+                ))
+            }
+            _ => {
+                return Err((
+                    key.clone(),
+                    format!("a module game has no key {key} (its keys: module, variant, name)"),
+                ))
+            }
+        }
+    }
+    let spec = crate::modules::spec(path, &words).map_err(|(k, m)| (k.to_string(), m))?;
+    if let GameSpec::Module(v) = &spec {
+        if !g.name.is_empty() && g.name != v.module().name {
+            return Err((
+                "name".into(),
+                format!(
+                    "name = {:?}, but the module {} is the game {:?}",
+                    g.name,
+                    path.display(),
+                    v.module().name
+                ),
+            ));
+        }
     }
     Ok(spec)
 }
@@ -693,6 +752,7 @@ fn bot_plan(
     config: &Config,
     base: &Path,
     self_exe: &Path,
+    module: Option<&Path>,
 ) -> Result<Vec<BotPlan>, BotError> {
     if bot.name.is_empty()
         || bot
@@ -736,8 +796,14 @@ fn bot_plan(
                     ),
                 ));
             }
+            // A module game: the built-in engine plays it through the same module.
+            let module_args = module.map(|m| {
+                let m = std::path::absolute(m).unwrap_or_else(|_| m.to_path_buf());
+                ["--module".to_string(), m.display().to_string()]
+            });
             let args = ["bot".to_string(), name.clone()]
                 .into_iter()
+                .chain(module_args.into_iter().flatten())
                 .chain(resolve_args(&bot.args, base, dir.is_some())?)
                 .collect();
             Launch {

@@ -39,9 +39,14 @@ pub fn setoptions(options: &[(String, String)], declared: &[String], seed: u64) 
     lines
 }
 
-/// `game <name> <variant…>`: the arena's own command, naming the game and its variant.
+/// `game <name> <variant…>`: the arena's own command, naming the game and its variant. A module game
+/// is named by the module's own name (`game gomoku 15 15`), not by its file or SHA-256.
 pub fn game(spec: &GameSpec) -> String {
-    format!("game {spec}")
+    match spec {
+        GameSpec::Module(v) if v.words().is_empty() => format!("game {}", v.module().name),
+        GameSpec::Module(v) => format!("game {} {}", v.module().name, v.words()),
+        _ => format!("game {spec}"),
+    }
 }
 
 /// `position startpos [setup <dots>] [moves <m1> <m2> …]`: the game so far, from the variant's start

@@ -157,7 +157,8 @@ impl Report {
         names.extend(extra);
 
         // Ratings depend on the set of games only: bots sorted by name, games sorted by id.
-        let mut sorted: Vec<&GameRecord> = records.iter().collect();
+        let mut sorted: Vec<&GameRecord> =
+            records.iter().filter(|r| r.termination.counts()).collect();
         sorted.sort_by(|a, b| a.id.cmp(&b.id));
         let mut rated: Vec<String> = sorted
             .iter()

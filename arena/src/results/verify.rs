@@ -54,7 +54,21 @@ impl GameVisitor for Replay<'_> {
         if !r.moves.starts_with(&r.opening) && !unplayed {
             return Err("the moves do not start with the opening".into());
         }
+        // A voided game: its module must fail again on the same moves (it is deterministic, or
+        // re-refereeing finds it out); any other game: it must not fail.
+        let void = r.termination == Termination::Void;
+        let failed = |pos: &G| -> Option<Result<(), String>> {
+            let fault = pos.fault()?;
+            Some(if void {
+                Ok(())
+            } else {
+                Err(format!("the game module failed on its moves: {fault}"))
+            })
+        };
         for (i, text) in r.moves.iter().enumerate() {
+            if let Some(done) = failed(&pos) {
+                return done;
+            }
             if pos.outcome().is_some() {
                 return Err(format!(
                     "the game was over after {i} plies, and {} more moves follow",
@@ -64,8 +78,23 @@ impl GameVisitor for Replay<'_> {
             let m: G::Move = text
                 .parse()
                 .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
-            pos.play(m)
-                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            let played = pos.play(m);
+            if let Some(done) = failed(&pos) {
+                return done;
+            }
+            played.map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        }
+        let _ = (pos.turn(), pos.outcome(), pos.score(), pos.frame());
+        if let Some(done) = failed(&pos) {
+            return done;
+        }
+        if void {
+            return Err(format!(
+                "{} {}, but the game module does not fail on its {} moves",
+                r.result,
+                r.termination,
+                r.moves.len()
+            ));
         }
         if r.score != pos.score() {
             return Err(format!(
@@ -77,6 +106,7 @@ impl GameVisitor for Replay<'_> {
         let outcome = pos.outcome();
         let claimed = format!("{} {}", r.result, r.termination);
         match r.termination {
+            Termination::Void => unreachable!("returned above"),
             Termination::Normal | Termination::Ground => {
                 let Some(outcome) = outcome else {
                     return Err(format!(

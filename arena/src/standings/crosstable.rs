@@ -28,7 +28,7 @@ impl Crosstable {
             games: vec![vec![0; n]; n],
         };
         let index = |name: &str| bots.iter().position(|b| b == name);
-        for r in records {
+        for r in records.iter().filter(|r| r.termination.counts()) {
             let (Some(i), Some(j)) = (index(&r.first), index(&r.second)) else {
                 continue;
             };

@@ -46,6 +46,10 @@ impl HeadToHead {
     /// Counts one more game; returns whether it completed a game pair (the pentanomial changed).
     /// Games of other bots are ignored (false).
     pub fn add(&mut self, r: &GameRecord) -> bool {
+        if !r.termination.counts() {
+            // Voided (its game module failed): no result; its pair stays incomplete.
+            return false;
+        }
         let side = if r.first == self.bot && r.second == self.opponent {
             Player::First
         } else if r.first == self.opponent && r.second == self.bot {

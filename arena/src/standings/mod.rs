@@ -90,7 +90,8 @@ pub fn standings(bots: &[String], records: &[GameRecord]) -> Vec<Standing> {
             rating: None,
         })
         .collect();
-    for r in records {
+    // A voided game (its game module failed) counts for nobody.
+    for r in records.iter().filter(|r| r.termination.counts()) {
         for (side, name) in [(Player::First, &r.first), (Player::Second, &r.second)] {
             let Some(row) = rows.iter_mut().find(|s| s.bot == *name) else {
                 continue;

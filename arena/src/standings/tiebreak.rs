@@ -41,7 +41,7 @@ pub fn rank(
     for (i, x) in extra_points.iter().enumerate().take(bots.len()) {
         f[i].points += x;
     }
-    for r in records {
+    for r in records.iter().filter(|r| r.termination.counts()) {
         let (Some(&a), Some(&b)) = (index.get(r.first.as_str()), index.get(r.second.as_str()))
         else {
             continue;

@@ -487,7 +487,7 @@ fn set_options(bot: &mut BotPlan, values: &[(String, String)]) {
 /// The θ + c·Δ probe's wins, draws and losses in `records` (its name ends in `+`).
 fn tally(records: &[GameRecord], plus: &str) -> (u32, u32, u32) {
     let (mut w, mut d, mut l) = (0, 0, 0);
-    for r in records {
+    for r in records.iter().filter(|r| r.termination.counts()) {
         let side = if r.first == plus {
             Player::First
         } else {

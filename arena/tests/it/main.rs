@@ -29,6 +29,7 @@ mod formats;
 mod integrity;
 mod kalah;
 mod match_cmd;
+mod modules;
 mod newcomer;
 mod pairing;
 mod play;

@@ -149,6 +149,7 @@ impl Runner {
         let name = &self.plan.bots[bot].name;
         ids.iter()
             .filter_map(|id| self.recorded.get(id))
+            .filter(|r| r.termination.counts())
             .map(|r| {
                 let p = if r.first == *name {
                     r.result.points(Player::First)

@@ -1,0 +1,207 @@
+//! End to end: game modules through the `arena` binary (`docs/modules.md`): the example Connect Four
+//! module played by the built-in engines, its records kept with the module and re-refereed through
+//! it; a module that traps voids its games, which count for nobody, and the run goes on; a module
+//! changed under a results folder is refused on resume.
+
+use std::path::{Path, PathBuf};
+
+use arena::record::Termination;
+
+use crate::common::{games, run, text, write_config};
+use crate::match_cmd::arena_match;
+
+/// `modules/out/<name>.wasm` (built by `modules/build.sh`); `None` with the reason printed when it was
+/// not built, unless `ARENA_REQUIRE_MODULES` is set (as `.ci/run` sets it).
+fn example_module(name: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../modules/out")
+        .join(format!("{name}.wasm"));
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("ARENA_REQUIRE_MODULES").is_none(),
+        "{} is missing: modules/build.sh builds it",
+        path.display()
+    );
+    eprintln!("skipped: {} not built (modules/build.sh)", path.display());
+    None
+}
+
+/// Writes the tiny game of `modules/fixtures/tiny.wat` to `dir/<file>`, with the bodies named in
+/// `replace` (`turn`, `legal`, `play`, between their markers) replaced.
+fn tiny(dir: &Path, file: &str, replace: &[(&str, &str)]) -> PathBuf {
+    let mut wat = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../modules/fixtures/tiny.wat"),
+    )
+    .unwrap();
+    for (name, body) in replace {
+        let (open, close) = (format!("(; {name} ;)"), format!("(; /{name} ;)"));
+        let (a, b) = (wat.find(&open).unwrap(), wat.find(&close).unwrap());
+        wat.replace_range(a..b + close.len(), body);
+    }
+    let path = dir.join(file);
+    std::fs::write(&path, wat::parse_str(&wat).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn the_built_in_engines_play_a_module_game_and_its_folder_keeps_the_module() {
+    let Some(module) = example_module("connect4") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = arena_match(
+        tmp.path(),
+        &[
+            "builtin:alphabeta",
+            "builtin:random",
+            "--game",
+            &format!("{} 6 5", module.display()),
+            "--games",
+            "4",
+            "--movetime",
+            "5",
+            "--set-a",
+            "depth=3",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let folder = std::fs::read_dir(tmp.path().join("results"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let name = folder.file_name().unwrap().to_str().unwrap().to_string();
+    let records = games(tmp.path(), &name);
+    assert_eq!(records.len(), 4);
+    let sha = records[0].variant.split(' ').next().unwrap().to_string();
+    for r in &records {
+        assert_eq!(r.game, "module");
+        assert_eq!(r.variant, format!("{sha} 6 5"));
+        assert_eq!(r.termination, Termination::Normal, "{r:?}");
+        // Connect Four's columns, as the module writes them: 1 to 6 on a 6-wide board.
+        assert!(
+            r.moves.iter().all(|m| ("1"..="6").contains(&m.as_str())),
+            "{:?}",
+            r.moves
+        );
+    }
+    assert!(
+        records
+            .iter()
+            .filter(
+                |r| r.result.points(games::Player::First) == 1.0 && r.first == "alphabeta"
+                    || r.result.points(games::Player::Second) == 1.0 && r.second == "alphabeta"
+            )
+            .count()
+            >= 3,
+        "alphabeta beats random: {records:?}"
+    );
+    let kept = folder.join("modules").join(format!("{sha}.wasm"));
+    assert_eq!(
+        std::fs::read(&kept).unwrap(),
+        std::fs::read(&module).unwrap()
+    );
+
+    // A reader of the folder re-referees the records through the kept module: the PGN export.
+    let out = crate::common::arena()
+        .args(["export", "--format", "pgn"])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let pgn = std::fs::read_to_string(folder.join("export/games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Result \"").count(), 4, "{pgn}");
+}
+
+#[test]
+fn a_module_that_traps_voids_its_games_and_the_run_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Traps on the third `a` (its first two are played).
+    let module = tiny(
+        tmp.path(),
+        "traps.wasm",
+        &[(
+            "play",
+            "(if (i32.ge_s (global.get $ply) (i32.const 2)) (then (unreachable)))
+             (global.set $ply (i32.add (global.get $ply) (i32.const 1))) (i32.const 0)",
+        )],
+    );
+    let out = arena_match(
+        tmp.path(),
+        &[
+            "builtin:random",
+            "builtin:minimax",
+            "--game",
+            module.to_str().unwrap(),
+            "--games",
+            "4",
+            "--movetime",
+            "0.05",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let folder = std::fs::read_dir(tmp.path().join("results"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let name = folder.file_name().unwrap().to_str().unwrap().to_string();
+    let records = games(tmp.path(), &name);
+    assert_eq!(records.len(), 4, "{}", text(&out));
+    for r in &records {
+        assert_eq!(r.termination, Termination::Void, "{r:?}");
+        assert!(
+            r.detail
+                .starts_with("module traps.wasm: arena_play trapped"),
+            "{}",
+            r.detail
+        );
+        assert_eq!(r.moves, ["a", "a", "a"], "{r:?}");
+    }
+    // Nobody's games: no points, no forfeits.
+    let standings = std::fs::read_to_string(folder.join("standings.csv")).unwrap();
+    for line in standings.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        assert_eq!(cols[2], "0", "games of {line}");
+    }
+    // The PGN says no result.
+    let out = crate::common::arena()
+        .args(["export", "--format", "pgn", "--out"])
+        .arg(tmp.path().join("void.pgn"))
+        .arg(&folder)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let pgn = std::fs::read_to_string(tmp.path().join("void.pgn/games.pgn")).unwrap();
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+}
+
+#[test]
+fn a_module_changed_under_its_results_folder_is_refused_on_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let module = tiny(tmp.path(), "game.wasm", &[]);
+    let config = "name = \"tiny\"\ngames_per_pair = 2\nseed = 1\n[game]\nmodule = \"game.wasm\"\n\
+                  [time_control]\nmax_move_ms = 1000\n\
+                  [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n";
+    let path = write_config(tmp.path(), "tiny", config);
+    let out = run(tmp.path(), &path, &["--no-progress"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(games(tmp.path(), "tiny").len(), 2);
+    // The same game, but the first player's turn counted otherwise: another module.
+    tiny(
+        tmp.path(),
+        "game.wasm",
+        &[(
+            "turn",
+            "(i32.and (i32.add (global.get $ply) (i32.const 0)) (i32.const 1))",
+        )],
+    );
+    assert_ne!(std::fs::read(&module).unwrap().len(), 0);
+    let out = run(tmp.path(), &path, &["--no-progress", "--games", "4"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("game"), "{}", text(&out));
+}

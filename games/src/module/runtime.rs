@@ -1,0 +1,450 @@
+//! The host's side of the module ABI (`docs/modules.md`): a compiled module with its identity
+//! ([`Loaded`]) and one instance of it running one game ([`Instance`]), every call bounded by fuel
+//! and memory, every answer checked.
+//!
+//! The runtime is wasmi, an interpreter (the choice and its figures: `docs/modules.md`, "The
+//! runtime"). A module may import nothing: it gets no files, clock or network.
+
+use std::fmt;
+
+use sha2::{Digest, Sha256};
+use wasmi::{
+    Config, Engine, Linker, Memory, Module, Store, StoreLimits, StoreLimitsBuilder, TypedFunc,
+};
+
+use crate::frame::Frame;
+use crate::{Outcome, Player};
+
+/// The ABI version this host speaks (`arena_abi`).
+pub const ABI_VERSION: i32 = 1;
+
+/// The resource limits of each instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Fuel per call (about one unit per WebAssembly instruction): a call that needs more is a loop.
+    pub fuel: u64,
+    /// The most linear memory an instance may have, bytes.
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    /// 200 million units of fuel per call (a fraction of a second), 64 MiB of memory.
+    fn default() -> Limits {
+        Limits {
+            fuel: 200_000_000,
+            memory: 64 << 20,
+        }
+    }
+}
+
+/// What went wrong inside a module or at its boundary: the game cannot be judged and is voided. The
+/// text names the module (its file name) and what it did.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("module {module}: {what}")]
+pub struct ModuleError {
+    /// The module's label (its file name).
+    pub module: String,
+    /// What it did: trapped (and how), ran out of fuel, grew past its memory, broke the ABI.
+    pub what: String,
+}
+
+/// A compiled module, its exports checked: what every instance of it is made from.
+pub struct Loaded {
+    engine: Engine,
+    module: Module,
+    /// The label in messages: the module's file name.
+    pub label: String,
+    /// The SHA-256 of the module's bytes, lower-case hex: its identity in records and fingerprints.
+    pub sha256: String,
+    /// The game's name (`arena_name`).
+    pub name: String,
+    /// The limits of its instances.
+    pub limits: Limits,
+}
+
+impl fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Loaded")
+            .field("label", &self.label)
+            .field("sha256", &self.sha256)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+/// The exports of the ABI, by name and type.
+const EXPORTS: &[(&str, &str)] = &[
+    ("arena_abi", "() -> i32"),
+    ("arena_alloc", "(i32) -> i32"),
+    ("arena_name", "() -> i64"),
+    ("arena_new", "(i32, i32) -> i32"),
+    ("arena_variant", "() -> i64"),
+    ("arena_turn", "() -> i32"),
+    ("arena_legal", "() -> i64"),
+    ("arena_play", "(i32, i32) -> i32"),
+    ("arena_undo", "() -> i32"),
+    ("arena_outcome", "() -> i32"),
+    ("arena_score", "(i32) -> i32"),
+    ("arena_frame", "() -> i64"),
+    ("arena_reason", "() -> i64"),
+];
+
+impl Loaded {
+    /// Compiles `bytes` and checks the module: no imports, every export of the ABI with its type, the
+    /// ABI version, a name of lower-case letters, digits and `-`.
+    ///
+    /// # Errors
+    /// [`ModuleError`] naming `label` and what is wrong.
+    pub fn new(label: &str, bytes: &[u8], limits: Limits) -> Result<Loaded, ModuleError> {
+        let err = |what: String| ModuleError {
+            module: label.to_string(),
+            what,
+        };
+        let mut config = Config::default();
+        config.consume_fuel(true);
+        let engine = Engine::new(&config);
+        let module = Module::new(&engine, bytes)
+            .map_err(|e| err(format!("is not a WebAssembly module: {e}")))?;
+        if let Some(i) = module.imports().next() {
+            return Err(err(format!(
+                "imports {}.{}: a game module may import nothing (no files, clock or network)",
+                i.module(),
+                i.name()
+            )));
+        }
+        let mut loaded = Loaded {
+            engine,
+            module,
+            label: label.to_string(),
+            sha256: hex(&Sha256::digest(bytes)),
+            name: String::new(),
+            limits,
+        };
+        let mut inst = Instance::new(&loaded)?;
+        let name = inst.text("arena_name")?;
+        if name.is_empty()
+            || name.len() > 32
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            return Err(err(format!(
+                "arena_name gave {name:?}: a name is 1 to 32 lower-case letters, digits and -"
+            )));
+        }
+        loaded.name = name;
+        Ok(loaded)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One instance of a module: one game at a time.
+pub struct Instance {
+    store: Store<StoreLimits>,
+    memory: Memory,
+    label: String,
+    fuel: u64,
+    memory_limit: usize,
+    f: Exports,
+}
+
+struct Exports {
+    alloc: TypedFunc<i32, i32>,
+    name: TypedFunc<(), i64>,
+    new: TypedFunc<(i32, i32), i32>,
+    variant: TypedFunc<(), i64>,
+    turn: TypedFunc<(), i32>,
+    legal: TypedFunc<(), i64>,
+    play: TypedFunc<(i32, i32), i32>,
+    undo: TypedFunc<(), i32>,
+    outcome: TypedFunc<(), i32>,
+    score: TypedFunc<i32, i32>,
+    frame: TypedFunc<(), i64>,
+    reason: TypedFunc<(), i64>,
+}
+
+/// A module's answer to a move: played, or refused with its reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Played,
+    /// The text is not a move of the game (`arena_play` 1).
+    Unparsable(String),
+    /// The move is not legal here (2).
+    Illegal(String),
+    /// The game is over (3).
+    Over,
+}
+
+impl Instance {
+    /// A new instance of `loaded`, with no game yet.
+    ///
+    /// # Errors
+    /// [`ModuleError`]: an export missing or of the wrong type, another ABI version, a start function
+    /// that traps.
+    pub fn new(loaded: &Loaded) -> Result<Instance, ModuleError> {
+        let err = |what: String| ModuleError {
+            module: loaded.label.clone(),
+            what,
+        };
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(loaded.limits.memory)
+            .trap_on_grow_failure(true)
+            .build();
+        let mut store = Store::new(&loaded.engine, limits);
+        store.limiter(|l| l);
+        store
+            .set_fuel(loaded.limits.fuel)
+            .map_err(|e| err(format!("{e}")))?;
+        let linker = Linker::<StoreLimits>::new(&loaded.engine);
+        let instance = linker
+            .instantiate_and_start(&mut store, &loaded.module)
+            .map_err(|e| err(format!("cannot be instantiated: {e}")))?;
+        let memory = instance
+            .get_memory(&store, "memory")
+            .ok_or_else(|| err("exports no memory named \"memory\"".into()))?;
+        macro_rules! func {
+            ($name:literal) => {
+                instance.get_typed_func(&store, $name).map_err(|_| {
+                    let ty = EXPORTS.iter().find(|e| e.0 == $name).map_or("", |e| e.1);
+                    err(format!(
+                        "lacks the export {} {ty}, or it has another type",
+                        $name
+                    ))
+                })?
+            };
+        }
+        let abi: TypedFunc<(), i32> = func!("arena_abi");
+        let f = Exports {
+            alloc: func!("arena_alloc"),
+            name: func!("arena_name"),
+            new: func!("arena_new"),
+            variant: func!("arena_variant"),
+            turn: func!("arena_turn"),
+            legal: func!("arena_legal"),
+            play: func!("arena_play"),
+            undo: func!("arena_undo"),
+            outcome: func!("arena_outcome"),
+            score: func!("arena_score"),
+            frame: func!("arena_frame"),
+            reason: func!("arena_reason"),
+        };
+        let mut inst = Instance {
+            store,
+            memory,
+            label: loaded.label.clone(),
+            fuel: loaded.limits.fuel,
+            memory_limit: loaded.limits.memory,
+            f,
+        };
+        let version = inst.call(&abi, (), "arena_abi")?;
+        if version != ABI_VERSION {
+            return Err(err(format!(
+                "speaks ABI version {version}; this arena speaks {ABI_VERSION}"
+            )));
+        }
+        Ok(inst)
+    }
+
+    fn err(&self, what: String) -> ModuleError {
+        ModuleError {
+            module: self.label.clone(),
+            what,
+        }
+    }
+
+    /// Calls `f` with a fresh tank of fuel.
+    fn call<P: wasmi::WasmParams, R: wasmi::WasmResults>(
+        &mut self,
+        f: &TypedFunc<P, R>,
+        args: P,
+        name: &str,
+    ) -> Result<R, ModuleError> {
+        self.store
+            .set_fuel(self.fuel)
+            .map_err(|e| self.err(format!("{e}")))?;
+        f.call(&mut self.store, args).map_err(|e| {
+            let what = match e.as_trap_code() {
+                Some(wasmi::TrapCode::OutOfFuel) => {
+                    format!("{name} ran out of fuel ({} units: a loop?)", self.fuel)
+                }
+                Some(wasmi::TrapCode::GrowthOperationLimited) => format!(
+                    "{name} grew its memory past the limit of {} MiB",
+                    self.memory_limit >> 20
+                ),
+                Some(wasmi::TrapCode::StackOverflow) => format!("{name} exhausted the call stack"),
+                Some(wasmi::TrapCode::UnreachableCodeReached) => {
+                    format!("{name} trapped (unreachable: a panic?)")
+                }
+                Some(code) => format!("{name} trapped: {code}"),
+                None => format!("{name} failed: {e}"),
+            };
+            self.err(what)
+        })
+    }
+
+    /// Writes `text` into a buffer of the module's (`arena_alloc`): its address and length.
+    fn input(&mut self, text: &str) -> Result<(i32, i32), ModuleError> {
+        let len = i32::try_from(text.len()).map_err(|_| self.err("input too long".into()))?;
+        let f = self.f.alloc;
+        let ptr = self.call(&f, len, "arena_alloc")?;
+        self.memory
+            .write(&mut self.store, ptr as u32 as usize, text.as_bytes())
+            .map_err(|_| {
+                self.err(format!(
+                    "arena_alloc({len}) gave address {ptr}, outside its memory"
+                ))
+            })?;
+        Ok((ptr, len))
+    }
+
+    /// Reads the text of a packed answer (address in the high 32 bits, length in the low 32).
+    fn read(&self, packed: i64, name: &str) -> Result<String, ModuleError> {
+        let (ptr, len) = (
+            (packed as u64 >> 32) as usize,
+            (packed as u64 & 0xffff_ffff) as usize,
+        );
+        let data = self.memory.data(&self.store);
+        let bytes = data.get(ptr..ptr.saturating_add(len)).ok_or_else(|| {
+            self.err(format!(
+                "{name} gave text at {ptr}..{} outside its memory of {} bytes",
+                ptr.saturating_add(len),
+                data.len()
+            ))
+        })?;
+        String::from_utf8(bytes.to_vec())
+            .map_err(|_| self.err(format!("{name} gave text that is not UTF-8")))
+    }
+
+    fn text(&mut self, name: &str) -> Result<String, ModuleError> {
+        let f = match name {
+            "arena_name" => self.f.name,
+            "arena_variant" => self.f.variant,
+            "arena_legal" => self.f.legal,
+            "arena_frame" => self.f.frame,
+            _ => self.f.reason,
+        };
+        let packed = self.call(&f, (), name)?;
+        self.read(packed, name)
+    }
+
+    /// Starts a game of `variant` (`""`: the default): `Ok(Err(reason))` when the module refuses it.
+    ///
+    /// # Errors
+    /// [`ModuleError`] when the call fails or answers outside the ABI.
+    pub fn start(&mut self, variant: &str) -> Result<Result<(), String>, ModuleError> {
+        let (ptr, len) = self.input(variant)?;
+        let f = self.f.new;
+        match self.call(&f, (ptr, len), "arena_new")? {
+            0 => Ok(Ok(())),
+            1 => Ok(Err(self.text("arena_reason")?)),
+            n => Err(self.err(format!("arena_new answered {n}: expected 0 or 1"))),
+        }
+    }
+
+    /// The variant's normal form (`arena_variant`).
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    pub fn variant(&mut self) -> Result<String, ModuleError> {
+        self.text("arena_variant")
+    }
+
+    /// The player to move.
+    ///
+    /// # Errors
+    /// [`ModuleError`], also for an answer other than 0 or 1.
+    pub fn turn(&mut self) -> Result<Player, ModuleError> {
+        let f = self.f.turn;
+        match self.call(&f, (), "arena_turn")? {
+            0 => Ok(Player::First),
+            1 => Ok(Player::Second),
+            n => Err(self.err(format!("arena_turn answered {n}: expected 0 or 1"))),
+        }
+    }
+
+    /// The legal moves' texts, separated by single spaces.
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    pub fn legal(&mut self) -> Result<String, ModuleError> {
+        self.text("arena_legal")
+    }
+
+    /// Plays the move written `text`.
+    ///
+    /// # Errors
+    /// [`ModuleError`], also for an answer outside 0..=3.
+    pub fn play(&mut self, text: &str) -> Result<Verdict, ModuleError> {
+        let (ptr, len) = self.input(text)?;
+        let f = self.f.play;
+        match self.call(&f, (ptr, len), "arena_play")? {
+            0 => Ok(Verdict::Played),
+            1 => Ok(Verdict::Unparsable(self.text("arena_reason")?)),
+            2 => Ok(Verdict::Illegal(self.text("arena_reason")?)),
+            3 => Ok(Verdict::Over),
+            n => Err(self.err(format!("arena_play answered {n}: expected 0 to 3"))),
+        }
+    }
+
+    /// Takes back the last move: `false` when the module does not (the caller replays instead).
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    pub fn undo(&mut self) -> Result<bool, ModuleError> {
+        let f = self.f.undo;
+        match self.call(&f, (), "arena_undo")? {
+            0 => Ok(true),
+            1 => Ok(false),
+            n => Err(self.err(format!("arena_undo answered {n}: expected 0 or 1"))),
+        }
+    }
+
+    /// The result once the game is over.
+    ///
+    /// # Errors
+    /// [`ModuleError`], also for an answer outside -1..=2.
+    pub fn outcome(&mut self) -> Result<Option<Outcome>, ModuleError> {
+        let f = self.f.outcome;
+        match self.call(&f, (), "arena_outcome")? {
+            -1 => Ok(None),
+            0 => Ok(Some(Outcome::Win(Player::First))),
+            1 => Ok(Some(Outcome::Win(Player::Second))),
+            2 => Ok(Some(Outcome::Draw)),
+            n => Err(self.err(format!("arena_outcome answered {n}: expected -1 to 2"))),
+        }
+    }
+
+    /// Each side's score, where the game keeps one.
+    ///
+    /// # Errors
+    /// [`ModuleError`], also for one side with a score and the other without.
+    pub fn score(&mut self) -> Result<Option<[u32; 2]>, ModuleError> {
+        let f = self.f.score;
+        let a = self.call(&f, 0, "arena_score")?;
+        let b = self.call(&f, 1, "arena_score")?;
+        match (u32::try_from(a), u32::try_from(b)) {
+            (Ok(a), Ok(b)) => Ok(Some([a, b])),
+            _ if a == -1 && b == -1 => Ok(None),
+            _ => Err(self.err(format!(
+                "arena_score answered {a} and {b}: expected two scores of 0 or more, or -1 twice"
+            ))),
+        }
+    }
+
+    /// The board picture, read and checked ([`Frame::validate`]).
+    ///
+    /// # Errors
+    /// [`ModuleError`]: the JSON is not a frame, or the frame breaks the vocabulary's rules.
+    pub fn frame(&mut self) -> Result<Frame, ModuleError> {
+        let json = self.text("arena_frame")?;
+        let frame: Frame = serde_json::from_str(&json)
+            .map_err(|e| self.err(format!("arena_frame gave no frame: {e}")))?;
+        frame
+            .validate()
+            .map_err(|e| self.err(format!("arena_frame: {e}")))?;
+        Ok(frame)
+    }
+}
