@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => cli::tune::run(args),
         Command::Report(args) => cli::report::run(args),
         Command::Check(args) => cli::check::run(args),
+        Command::CheckGame(args) => cli::check_game::run(args),
         // A bot speaks the protocol on stdout and reports its own errors.
         Command::Bot(args) => return cli::bot::run(args),
         Command::Solve(args) => cli::solve::run(args),

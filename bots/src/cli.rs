@@ -342,7 +342,9 @@ fn drive<E: Engine>(mut engine: E, args: &BotArgs) -> Result<(), String> {
     let stdout = io::stdout().lock();
     let served = match &args.codecup {
         Some(game) => {
-            let spec: GameSpec = game.parse().map_err(|e| format!("--codecup: {e}"))?;
+            let words: Vec<&str> = game.split_whitespace().collect();
+            let spec: GameSpec =
+                crate::protocol::game_spec(&words).map_err(|e| format!("--codecup: {e}"))?;
             let limits = Limits {
                 depth: args.depth,
                 movetime_ms: args.movetime,

@@ -190,7 +190,7 @@ impl<E: Engine, R: BufRead, W: Write> GameVisitor for CodeCup<'_, E, R, W> {
 /// The words after `position`: `startpos [setup SETUP…] [moves M…]`, as the setup and the move words.
 /// The game of a `game` command's words: the game module this bot was started with (`--module`) when
 /// the first word is its name, else a built-in game.
-fn game_spec(words: &[&str]) -> Result<GameSpec, games::SpecError> {
+pub(crate) fn game_spec(words: &[&str]) -> Result<GameSpec, games::SpecError> {
     if let Some(m) = words.first().and_then(|n| games::module::named(n)) {
         return games::module::ModuleVariant::new(m, &words[1..].join(" ")).map(GameSpec::Module);
     }

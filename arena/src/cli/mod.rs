@@ -19,6 +19,7 @@ pub mod bench;
 pub mod book;
 pub mod bot;
 pub mod check;
+pub mod check_game;
 pub mod doctor;
 pub mod export;
 pub mod match_cmd;
@@ -68,6 +69,7 @@ pub enum Command {
     Tune(tune::TuneArgs),
     Report(report::ReportArgs),
     Check(check::CheckArgs),
+    CheckGame(check_game::CheckGameArgs),
     Bot(bot::BotArgs),
     Solve(solve::SolveArgs),
     Book(book::BookArgs),

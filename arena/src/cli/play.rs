@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use arena::{out, outln};
@@ -53,11 +53,12 @@ pub struct PlayArgs {
 /// # Errors
 /// A malformed --game, or [`arena::play::play`]'s errors.
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
-    let spec: games::GameSpec = args.game.join(" ").parse().context("--game")?;
+    let game = arena::config::GameConfig::from_words(&args.game.join(" "))
+        .map_err(|e| anyhow::anyhow!("--game {e}"))?;
     let ms = |s: f64| (s * 1000.0).round().max(0.0) as u64;
     let me = std::process::id();
     let opts = arena::play::PlayOptions {
-        spec,
+        game,
         opponent: args.vs,
         options: args.set,
         side: if args.second {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use games::{GameSpec, Player};
+use games::Player;
 
 use crate::config::Config;
 use crate::plan::schedule::schedule;
@@ -25,8 +25,9 @@ use crate::run::{ConfigCopy, Flow, Run, Setup};
 /// What `arena play` was asked for.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
-    /// The game and variant, e.g. `connect4 7 6` or `dots 20 20 cross`.
-    pub spec: GameSpec,
+    /// The game and variant as a config's `[game]` table (`connect4 7 6`, `dots 20 20 cross`, a game
+    /// module's file and variant: [`crate::config::GameConfig::from_words`]); the plan checks it.
+    pub game: crate::config::GameConfig,
     /// The opponent: a built-in bot's name (`arena bot <name>`) or the path of a bot executable.
     pub opponent: String,
     /// Engine options sent to the opponent (`setoption`), as `NAME=VALUE`.
@@ -52,7 +53,7 @@ pub struct PlayOptions {
 /// (the person's side is `arena bot human`).
 fn config_text(opts: &PlayOptions, name: &str, self_exe: &Path) -> Result<String> {
     use toml::{Table, Value};
-    let game: Table = match toml::Value::try_from(crate::config::GameConfig::of(&opts.spec)) {
+    let game: Table = match toml::Value::try_from(&opts.game) {
         Ok(toml::Value::Table(t)) => t,
         _ => Table::new(),
     };
@@ -227,7 +228,7 @@ mod tests {
 
     fn options(opponent: &str) -> PlayOptions {
         PlayOptions {
-            spec: "connect4 7 6".parse().unwrap(),
+            game: crate::config::GameConfig::from_words("connect4 7 6").unwrap(),
             opponent: opponent.into(),
             options: vec!["depth=2".into()],
             side: Player::First,

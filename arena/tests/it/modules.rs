@@ -205,3 +205,52 @@ fn a_module_changed_under_its_results_folder_is_refused_on_resume() {
     assert!(!out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("game"), "{}", text(&out));
 }
+
+#[test]
+fn check_game_passes_the_example_and_names_the_first_failure_of_a_broken_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    if let Some(module) = example_module("connect4") {
+        let out = crate::common::arena()
+            .args(["check-game", "--games", "20", "--variant", "6 5"])
+            .arg(&module)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        assert!(text(&out).contains("passed: 20 games"), "{}", text(&out));
+    }
+    // Lists no move after the first while the game goes on.
+    let broken = tiny(
+        tmp.path(),
+        "stuck.wasm",
+        &[(
+            "legal",
+            "(if (result i64) (i32.eqz (global.get $ply)) (then (i64.const 1)) (else (i64.const 0)))",
+        )],
+    );
+    let out = crate::common::arena()
+        .args(["check-game", "--games", "3"])
+        .arg(&broken)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "failed: game 1 (seed 1), after the moves [a]: the game is on but no move is legal"
+        ),
+        "{}",
+        text(&out)
+    );
+    let junk = tmp.path().join("junk.wasm");
+    std::fs::write(&junk, b"\0asm junk").unwrap();
+    let out = crate::common::arena()
+        .arg("check-game")
+        .arg(&junk)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("module junk.wasm: is not a WebAssembly module"),
+        "{}",
+        text(&out)
+    );
+}

@@ -14,6 +14,7 @@
 //! ([`Game::fault`]): the position then reads as over and every caller that reports a result asks
 //! `fault` first (the referee voids the game).
 
+mod check;
 mod runtime;
 
 use std::collections::HashMap;
@@ -23,11 +24,13 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+pub use check::{check, CheckFailure, Checked, MAX_PLIES};
 pub use runtime::{Instance, Limits, Loaded, ModuleError, Verdict, ABI_VERSION};
 
+use crate::eval::{Evaluation, Score, Weight, Weights};
 use crate::frame::{Board, Frame, Text};
 use crate::variant::{Param, Variant};
-use crate::{Game, NoEvaluation, Outcome, ParseMoveError, PlayError, Player, SpecError};
+use crate::{Game, Outcome, ParseMoveError, PlayError, Player, SpecError};
 
 /// The modules this process has loaded, by SHA-256, and the variant texts in use: a module is
 /// compiled once and lives as long as the process (a [`ModuleVariant`] is `Copy` and points at it).
@@ -459,7 +462,7 @@ impl fmt::Display for ModuleGame {
 impl Game for ModuleGame {
     type Move = ModuleMove;
     type Variant = ModuleVariant;
-    type Eval = NoEvaluation;
+    type Eval = ScoreEval;
     const LEGEND: &'static str =
         "X first player, O second; a move is written as the game module writes it";
     const ALTERNATES: bool = false;
@@ -599,6 +602,33 @@ impl Game for ModuleGame {
             .unwrap_or_else(|e| e.into_inner())
             .fault
             .clone()
+    }
+}
+
+/// The evaluation of the built-in engines in a module's game: the module's score
+/// ([`Game::score`]: captures, seeds in a store), the side to move's minus the other's, 100 a point;
+/// 0 where the game keeps no score (then only finished games count, as with
+/// [`NoEvaluation`](crate::NoEvaluation)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScoreEval;
+
+impl Evaluation<ModuleGame> for ScoreEval {
+    const WEIGHTS: &'static [Weight] = &[];
+
+    fn new(_: &ModuleGame, _: &Weights) -> Self {
+        ScoreEval
+    }
+
+    fn evaluate(&self, pos: &ModuleGame) -> Score {
+        match pos.score() {
+            Some(s) => {
+                let me = pos.turn().index();
+                (i64::from(s[me]) - i64::from(s[1 - me]))
+                    .saturating_mul(100)
+                    .clamp(-1_000_000, 1_000_000) as Score
+            }
+            None => 0,
+        }
     }
 }
 
