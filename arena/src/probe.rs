@@ -466,7 +466,7 @@ impl ProbeReport {
             }
         }
         let (mut won, mut drew, mut lost) = (0, 0, 0);
-        for g in &self.games {
+        for g in self.games.iter().filter(|g| g.termination.counts()) {
             let side = usize::from(g.first != self.bot);
             let player = if side == 0 {
                 games::Player::First

@@ -187,7 +187,6 @@ impl<E: Engine, R: BufRead, W: Write> GameVisitor for CodeCup<'_, E, R, W> {
     }
 }
 
-/// The words after `position`: `startpos [setup SETUP…] [moves M…]`, as the setup and the move words.
 /// The game of a `game` command's words: the game module this bot was started with (`--module`) when
 /// the first word is its name, else a built-in game.
 pub(crate) fn game_spec(words: &[&str]) -> Result<GameSpec, games::SpecError> {
@@ -197,6 +196,7 @@ pub(crate) fn game_spec(words: &[&str]) -> Result<GameSpec, games::SpecError> {
     words.join(" ").parse()
 }
 
+/// The words after `position`: `startpos [setup SETUP…] [moves M…]`, as the setup and the move words.
 fn parse_position<'a>(words: &[&'a str]) -> Result<(Setup, Vec<&'a str>), String> {
     let Some((&"startpos", tail)) = words.split_first() else {
         return Err("only 'position startpos [setup …] [moves …]' is supported".into());

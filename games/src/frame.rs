@@ -349,7 +349,9 @@ impl Frame {
                 return Err(FrameError::NoSpan(what));
             }
             on(&what, p.x, p.y)?;
-            on(&what, p.x + (p.w - 1), p.y + (p.h - 1))?;
+            // A span past the largest coordinate (from a game module's JSON) is off every board.
+            let far = |a: u16, span: u16| a.saturating_add(span - 1);
+            on(&what, far(p.x, p.w), far(p.y, p.h))?;
         }
         for l in &self.lines {
             let kind = format!("{:?}", l.kind).to_lowercase();
@@ -429,6 +431,12 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("column labels"));
+        // A span past the largest coordinate (a game module's JSON) is off the board, not an overflow.
+        f.board.col_labels = Vec::new();
+        f.pieces
+            .push(Piece::new(2, 0, Shape::Pit, "store").spanning(u16::MAX, 1));
+        assert!(matches!(f.validate(), Err(FrameError::OffBoard { .. })));
+        f.pieces.pop();
         f.board.col_labels = letters(3);
         f.highlight.push([3, 0]);
         assert!(f.validate().unwrap_err().to_string().contains("highlight"));

@@ -204,6 +204,28 @@ fn a_module_that_misbehaves_faults_the_game_with_a_reason_naming_it() {
 }
 
 #[test]
+fn a_module_past_the_table_limit_is_refused() {
+    // The tiny game with a table of a million elements: its instance cannot be made.
+    let big = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../modules/fixtures/tiny.wat"
+    ))
+    .unwrap()
+    .replacen(
+        "(memory (export \"memory\") 1)",
+        "(memory (export \"memory\") 1) (table 1000000 funcref)",
+        1,
+    );
+    let e = module::load("table.wasm", &wat::parse_str(&big).unwrap(), limits())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("module table.wasm: cannot be instantiated"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_module_without_an_export_or_with_an_import_is_refused_at_load() {
     let text =
         wat::parse_str(r#"(module (import "env" "clock" (func)) (memory (export "memory") 1))"#)
@@ -234,4 +256,60 @@ fn a_module_without_an_export_or_with_an_import_is_refused_at_load() {
         e.contains("speaks ABI version 2; this arena speaks 1"),
         "{e}"
     );
+}
+
+/// Every Connect Four record of the repository (the 2,401 four-ply openings, the golden Pons file) and,
+/// where they are beside the repository, Pons's 6,000 benchmark positions: each replayed through the
+/// module and the built-in game, with the same verdict on every move and the same position, outcome
+/// and picture at the end.
+#[test]
+fn the_connect4_module_agrees_on_every_connect4_record() {
+    let Some(m) = connect4_module() else { return };
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut lines: Vec<String> = Vec::new();
+    for file in [
+        "configs/openings/connect4-4ply.txt",
+        "arena/tests/golden/games.pons",
+    ] {
+        let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+        lines.extend(
+            text.lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                .map(|l| l.split_whitespace().collect::<Vec<_>>().join("")),
+        );
+    }
+    let pons = format!("{root}/../shared/data/connect4-pons");
+    let sets = std::fs::read_dir(&pons).map(|d| d.count()).unwrap_or(0);
+    for set in [
+        "Test_L1_R1",
+        "Test_L1_R2",
+        "Test_L1_R3",
+        "Test_L2_R1",
+        "Test_L2_R2",
+        "Test_L3_R1",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(format!("{pons}/{set}")) {
+            lines.extend(
+                text.lines()
+                    .filter_map(|l| l.split_whitespace().next().map(str::to_string)),
+            );
+        }
+    }
+    if sets == 0 {
+        eprintln!("Pons's positions not found in {pons}: checked the repository's records only");
+    }
+    let variant = ModuleVariant::new(m, "7 6").unwrap();
+    for line in &lines {
+        let mut ours = ModuleGame::start(variant);
+        let mut theirs = Connect4::start(Default::default());
+        for c in line.chars() {
+            let text = c.to_string();
+            let a = ours.play(text.parse().unwrap()).is_ok();
+            let b = theirs.play(text.parse().unwrap()).is_ok();
+            assert_eq!(a, b, "{line}: move {c}");
+        }
+        assert_eq!(ours.outcome(), theirs.outcome(), "{line}");
+        assert_eq!(ours.frame(), theirs.frame(), "{line}");
+    }
+    assert!(lines.len() >= 2_402, "{} records", lines.len());
 }

@@ -223,10 +223,16 @@ impl Match {
     /// `A-vs-B-GAME` (`alphabeta-vs-random-connect4`), every character a tournament name does not allow
     /// (letters, digits, `.`, `_`, `-`) replaced by `_`.
     pub fn default_name(&self) -> String {
-        let name = format!(
-            "{}-vs-{}-{}",
-            self.bots[0].name, self.bots[1].name, self.game.name
-        );
+        // A game module's match is named by its file (`connect4.wasm` → `connect4`).
+        let game = match self.game.keys.get("module") {
+            Some(toml::Value::String(file)) if self.game.name.is_empty() => {
+                std::path::Path::new(file)
+                    .file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+            }
+            _ => self.game.name.clone(),
+        };
+        let name = format!("{}-vs-{}-{}", self.bots[0].name, self.bots[1].name, game);
         name.chars()
             .map(|c| {
                 if c.is_ascii_alphanumeric() || "._-".contains(c) {

@@ -230,9 +230,18 @@ impl<'a> Referee<'a> {
 
         let start_score = start.score();
         let mut evals = Vec::new();
+        // A copy of a module game's position shares its module (built-in games never fault): a fault
+        // anywhere in the contest (a side to move, an outcome, a score read for an adjudication) voids
+        // the game, whatever the contest made of the answers the failed module gave.
+        let probe = start.clone();
         let outcome = self
             .contest(start, &mut seats, &transcript, &mut record, &mut evals)
             .await;
+        let outcome = match (probe.fault(), outcome) {
+            (_, Err(Fault::Setup(m))) => Err(Fault::Setup(m)),
+            (Some(fault), _) => Ok(void(fault)),
+            (None, o) => o,
+        };
         if let Some(w) = &self.env.watch {
             w.ended(&game.id);
         }
@@ -302,6 +311,7 @@ impl<'a> Referee<'a> {
             made[pos.turn().index()] += 1;
             let played = pos.play(m);
             if let Some(fault) = pos.fault() {
+                record.moves.push(text.clone());
                 return Ok(void(fault));
             }
             played.expect("the schedule's opening is legal");

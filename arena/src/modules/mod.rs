@@ -76,6 +76,29 @@ pub fn keep(dir: &Path, spec: &GameSpec, source: Option<&Path>) -> Result<()> {
         })
 }
 
+/// Copies the modules kept in results folder `from` into results folder `into` (a merge of shards).
+///
+/// # Errors
+/// A copy that cannot be read or written.
+pub fn copy_kept(from: &Path, into: &Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(from.join(FOLDER)) else {
+        return Ok(());
+    };
+    std::fs::create_dir_all(into.join(FOLDER))
+        .with_context(|| format!("creating {}", into.join(FOLDER).display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        let to = into
+            .join(FOLDER)
+            .join(path.file_name().expect("an entry has a name"));
+        if path.extension().and_then(|e| e.to_str()) == Some("wasm") && !to.exists() {
+            std::fs::copy(&path, &to)
+                .with_context(|| format!("copying {} to {}", path.display(), to.display()))?;
+        }
+    }
+    Ok(())
+}
+
 /// Loads every module kept in results folder `dir` (none when it has no `modules` folder), so that
 /// its records' games (`module <sha256> …`) parse.
 ///

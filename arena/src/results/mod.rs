@@ -521,6 +521,10 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<Vec<GameRecord>> {
         }
     }
     for source in sources {
+        // The modules the games were played with go along (a module game's folders).
+        crate::modules::copy_kept(source, into)?;
+    }
+    for source in sources {
         let dir = ResultsDir {
             path: source.clone(),
         };

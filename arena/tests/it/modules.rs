@@ -180,6 +180,99 @@ fn a_module_that_traps_voids_its_games_and_the_run_goes_on() {
     assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
 }
 
+/// A module whose outcome traps after two plies: the referee's placeholder answers (a draw) are not
+/// recorded; the game is void, and reading the folder again re-referees it as void.
+#[test]
+fn a_module_whose_outcome_traps_voids_the_game_rather_than_drawing_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let module = tiny(
+        tmp.path(),
+        "outcome.wasm",
+        &[(
+            "outcome",
+            "(if (i32.ge_s (global.get $ply) (i32.const 2)) (then (unreachable))) (i32.const -1)",
+        )],
+    );
+    let out = arena_match(
+        tmp.path(),
+        &[
+            "builtin:random",
+            "builtin:random",
+            "--game",
+            module.to_str().unwrap(),
+            "--games",
+            "2",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let folder = std::fs::read_dir(tmp.path().join("results"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let name = folder.file_name().unwrap().to_str().unwrap().to_string();
+    assert!(
+        name.ends_with("-outcome"),
+        "the match is named by the module's file: {name}"
+    );
+    let records = games(tmp.path(), &name);
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!(r.termination, Termination::Void, "{r:?}");
+        assert!(
+            r.detail
+                .contains("module outcome.wasm: arena_outcome trapped"),
+            "{}",
+            r.detail
+        );
+    }
+    let out = crate::common::arena()
+        .arg("report")
+        .arg(&folder)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+/// Two shards of a module game merged: the merged folder keeps the module, and a new process reads it.
+#[test]
+fn merged_shards_of_a_module_game_keep_the_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    tiny(tmp.path(), "game.wasm", &[]);
+    let config = "name = \"tiny\"\ngames_per_pair = 4\nseed = 1\n[game]\nmodule = \"game.wasm\"\n\
+                  [time_control]\nmax_move_ms = 1000\n\
+                  [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n";
+    let path = write_config(tmp.path(), "tiny", config);
+    for shard in ["1/2", "2/2"] {
+        let out = run(tmp.path(), &path, &["--no-progress", "--shard", shard]);
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let results = tmp.path().join("results");
+    let out = crate::common::arena()
+        .arg("merge")
+        .arg(results.join("tiny.shard-1-of-2"))
+        .arg(results.join("tiny.shard-2-of-2"))
+        .arg("--into")
+        .arg(results.join("tiny"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_dir(results.join("tiny/modules"))
+            .unwrap()
+            .count(),
+        1
+    );
+    let out = crate::common::arena()
+        .arg("report")
+        .arg(results.join("tiny"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(games(tmp.path(), "tiny").len(), 4);
+}
+
 #[test]
 fn a_module_changed_under_its_results_folder_is_refused_on_resume() {
     let tmp = tempfile::tempdir().unwrap();

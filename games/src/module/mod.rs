@@ -531,10 +531,21 @@ impl Game for ModuleGame {
         }
     }
 
-    /// One call to the module, not [`check`](Game::check) and then a play.
+    /// One call to the module, not [`check`](Game::check) and then a play. A module that says the game
+    /// is over while its outcome says it goes on breaks the ABI: a fault, not the bot's illegal move.
     fn play(&mut self, m: ModuleMove) -> Result<(), PlayError> {
         match self.put(m) {
             Verdict::Played => Ok(()),
+            Verdict::Over => {
+                if self.fault().is_none() && self.outcome().is_none() {
+                    let mut sh = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+                    sh.fault = Some(format!(
+                        "module {}: arena_play answered 3 (the game is over) while arena_outcome says it goes on",
+                        self.variant.module.label
+                    ));
+                }
+                Err(PlayError::GameOver)
+            }
             v => Err(refusal(v)),
         }
     }
@@ -547,6 +558,8 @@ impl Game for ModuleGame {
             v => {
                 self.moves.push(m);
                 let mut sh = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+                // The instance does not hold this position (it refused the move).
+                sh.owner = 0;
                 if let Verdict::Unparsable(r) | Verdict::Illegal(r) = v {
                     sh.fault.get_or_insert_with(|| {
                         format!("an illegal move {m} was played unchecked: {r}")

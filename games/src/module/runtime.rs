@@ -15,6 +15,9 @@ use wasmi::{
 use crate::frame::Frame;
 use crate::{Outcome, Player};
 
+/// The most columns or rows of a module's board picture.
+pub const MAX_SIDE: u16 = 256;
+
 /// The ABI version this host speaks (`arena_abi`).
 pub const ABI_VERSION: i32 = 1;
 
@@ -28,10 +31,11 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// 200 million units of fuel per call (a fraction of a second), 64 MiB of memory.
+    /// 50 million units of fuel per call (tens of milliseconds: a call runs on the arena's own thread,
+    /// beside the other games' bots), 64 MiB of memory.
     fn default() -> Limits {
         Limits {
-            fuel: 200_000_000,
+            fuel: 50_000_000,
             memory: 64 << 20,
         }
     }
@@ -189,8 +193,14 @@ impl Instance {
             module: loaded.label.clone(),
             what,
         };
+        // One memory, few and small tables, one instance: the memory limit is the module's whole
+        // footprint (wasmi allows many memories and tables of any size by default).
         let limits = StoreLimitsBuilder::new()
             .memory_size(loaded.limits.memory)
+            .memories(1)
+            .tables(4)
+            .table_elements(1 << 16)
+            .instances(1)
             .trap_on_grow_failure(true)
             .build();
         let mut store = Store::new(&loaded.engine, limits);
@@ -445,6 +455,12 @@ impl Instance {
         frame
             .validate()
             .map_err(|e| self.err(format!("arena_frame: {e}")))?;
+        let (cols, rows) = (frame.board.cols, frame.board.rows);
+        if cols > MAX_SIDE || rows > MAX_SIDE {
+            return Err(self.err(format!(
+                "arena_frame: a {cols} × {rows} board; at most {MAX_SIDE} × {MAX_SIDE}"
+            )));
+        }
         Ok(frame)
     }
 }
