@@ -7,6 +7,8 @@
 //! - [`TicTacToe`]: the m,n,k-game, default 3×3 with three in a row; moves `a1`..`c3`.
 //! - [`Connect4`]: W×H up to 9×9, default 7×6, bitboards; a move is the column number `1`..`W`.
 //! - [`Dots`]: Точки under the Russian rules of `docs/dots-rules.md` (R1–R14); moves `x-y` and `ground`.
+//! - [`Kalah`]: Kalah(N,S) of `docs/kalah-rules.md`; a move is a pit number `1`..`2N`.
+//! - any other two-player game a WebAssembly game module gives ([`module`], `docs/modules.md`).
 //!
 //! A game is one folder: its rules, notation, variant (config keys), evaluation for the built-in
 //! engines ([`eval`]) and board picture ([`frame`]), all declared through the [`Game`] trait. The
