@@ -319,25 +319,10 @@ pub struct GameConfig {
 }
 
 impl GameConfig {
-    /// The `[game]` table of `spec`: its name and every key of its variant (numbers as integers).
-    pub fn of(spec: &games::GameSpec) -> GameConfig {
-        let words = spec.variant();
-        let keys = spec
-            .kind()
-            .params()
-            .iter()
-            .zip(words.split_whitespace())
-            .map(|(p, w)| (p.key.to_string(), key_value(w)))
-            .collect();
-        GameConfig {
-            name: spec.kind().name().to_string(),
-            keys,
-        }
-    }
-
     /// The `[game]` table of a game's text as the protocol's `game` command writes it (`kalah 6 4`,
-    /// `connect4`): the name, and each word given under its key (`pits = 6`, `seeds = 4`). Nothing is
-    /// checked but the number of words; [`crate::plan::Plan::new`] checks the rest.
+    /// `connect4`): the name, and each word given under its key (`pits = 6`, `seeds = 4`). A first word
+    /// ending in `.wasm` is a game module's file (made absolute: `module`), the other words its
+    /// `variant`. Nothing is checked but the number of words; [`crate::plan::Plan::new`] checks the rest.
     ///
     /// # Errors
     /// An unknown game, or more words than the game has keys.
