@@ -17,7 +17,7 @@ fi
 target=wasm32-unknown-unknown
 build=out/build
 mkdir -p out "$build"
-flags=(--edition 2021 --target "$target" -C opt-level=3 -C panic=abort -C debuginfo=0 -C strip=symbols -C lto=fat -C codegen-units=1)
+flags=(--remap-path-prefix "$PWD=." --edition 2021 --target "$target" -C opt-level=3 -C panic=abort -C debuginfo=0 -C strip=symbols -C lto=fat -C codegen-units=1)
 
 "$rustc" "${flags[@]}" --crate-type rlib --crate-name arena_game sdk/src/lib.rs -o "$build/libarena_game.rlib"
 for dir in */; do
