@@ -45,6 +45,18 @@ fn tiny(dir: &Path, file: &str, replace: &[(&str, &str)]) -> PathBuf {
     path
 }
 
+/// The one results folder under `dir/results` (an `arena match` names its own) and its name.
+fn only_folder(dir: &Path) -> (PathBuf, String) {
+    let folder = std::fs::read_dir(dir.join("results"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let name = folder.file_name().unwrap().to_str().unwrap().to_string();
+    (folder, name)
+}
+
 #[test]
 fn the_built_in_engines_play_a_module_game_and_its_folder_keeps_the_module() {
     let Some(module) = example_module("connect4") else {
@@ -67,13 +79,7 @@ fn the_built_in_engines_play_a_module_game_and_its_folder_keeps_the_module() {
         ],
     );
     assert!(out.status.success(), "{}", text(&out));
-    let folder = std::fs::read_dir(tmp.path().join("results"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let name = folder.file_name().unwrap().to_str().unwrap().to_string();
+    let (folder, name) = only_folder(tmp.path());
     let records = games(tmp.path(), &name);
     assert_eq!(records.len(), 4);
     let sha = records[0].variant.split(' ').next().unwrap().to_string();
@@ -143,13 +149,7 @@ fn a_module_that_traps_voids_its_games_and_the_run_goes_on() {
         ],
     );
     assert!(out.status.success(), "{}", text(&out));
-    let folder = std::fs::read_dir(tmp.path().join("results"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let name = folder.file_name().unwrap().to_str().unwrap().to_string();
+    let (folder, name) = only_folder(tmp.path());
     let records = games(tmp.path(), &name);
     assert_eq!(records.len(), 4, "{}", text(&out));
     for r in &records {
@@ -205,13 +205,7 @@ fn a_module_whose_outcome_traps_voids_the_game_rather_than_drawing_it() {
         ],
     );
     assert!(out.status.success(), "{}", text(&out));
-    let folder = std::fs::read_dir(tmp.path().join("results"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let name = folder.file_name().unwrap().to_str().unwrap().to_string();
+    let (folder, name) = only_folder(tmp.path());
     assert!(
         name.ends_with("-outcome"),
         "the match is named by the module's file: {name}"

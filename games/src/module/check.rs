@@ -105,11 +105,9 @@ pub fn check(
             if let Some(f) = faulted(&a).or_else(|| faulted(&b)) {
                 return Err(f);
             }
-            let same = (
-                legal == b.legal_moves(),
-                a.turn() == b.turn(),
-                outcome == b.outcome(),
-            ) == (true, true, true)
+            let same = legal == b.legal_moves()
+                && a.turn() == b.turn()
+                && outcome == b.outcome()
                 && a.score() == b.score()
                 && frame == b.frame();
             if let Some(f) = faulted(&b) {

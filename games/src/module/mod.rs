@@ -37,6 +37,8 @@ use crate::{Game, Outcome, ParseMoveError, PlayError, Player, SpecError};
 struct Table {
     modules: HashMap<String, &'static Loaded>,
     variants: HashMap<String, &'static str>,
+    /// (module's SHA-256, words as given) → the normal form, for variants already checked.
+    checked: HashMap<(String, String), &'static str>,
 }
 
 fn table() -> &'static Mutex<Table> {
@@ -45,6 +47,7 @@ fn table() -> &'static Mutex<Table> {
         Mutex::new(Table {
             modules: HashMap::new(),
             variants: HashMap::new(),
+            checked: HashMap::new(),
         })
     })
 }
@@ -56,15 +59,16 @@ fn table() -> &'static Mutex<Table> {
 /// [`ModuleError`]: not WebAssembly, an import, an export missing or of the wrong type, another ABI
 /// version, a bad name.
 pub fn load(label: &str, bytes: &[u8], limits: Limits) -> Result<&'static Loaded, ModuleError> {
-    use sha2::{Digest, Sha256};
-    let sha: String = Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha = runtime::sha256(bytes);
     if let Some(m) = find(&sha) {
         return Ok(m);
     }
-    let loaded: &'static Loaded = Box::leak(Box::new(Loaded::new(label, bytes, limits)?));
+    let loaded: &'static Loaded = Box::leak(Box::new(Loaded::with_sha256(
+        label,
+        bytes,
+        limits,
+        sha.clone(),
+    )?));
     let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
     Ok(*t.modules.entry(sha).or_insert(loaded))
 }
@@ -118,6 +122,17 @@ impl ModuleVariant {
     /// [`SpecError::Param`] of key `variant` when the module refuses the variant (its reason), or
     /// `module` when it faults.
     pub fn new(module: &'static Loaded, words: &str) -> Result<ModuleVariant, SpecError> {
+        // Every record of a folder names its variant: start a game of it once per process.
+        let key = (module.sha256.clone(), words.to_string());
+        let known = table()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .checked
+            .get(&key)
+            .copied();
+        if let Some(words) = known {
+            return Ok(ModuleVariant { module, words });
+        }
         let fault = |e: ModuleError| SpecError::Param {
             key: "module",
             message: e.to_string(),
@@ -135,10 +150,12 @@ impl ModuleVariant {
                 })
             }
         }
-        let normal = inst.variant().map_err(fault)?;
+        let normal = intern(inst.variant().map_err(fault)?.trim());
+        let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
+        t.checked.insert(key, normal);
         Ok(ModuleVariant {
             module,
-            words: intern(normal.trim()),
+            words: normal,
         })
     }
 
@@ -561,8 +578,9 @@ impl Game for ModuleGame {
                 // The instance does not hold this position (it refused the move).
                 sh.owner = 0;
                 if let Verdict::Unparsable(r) | Verdict::Illegal(r) = v {
+                    let label = &self.variant.module.label;
                     sh.fault.get_or_insert_with(|| {
-                        format!("an illegal move {m} was played unchecked: {r}")
+                        format!("module {label}: an illegal move {m} was played unchecked: {r}")
                     });
                 }
             }

@@ -100,6 +100,16 @@ impl Loaded {
     /// # Errors
     /// [`ModuleError`] naming `label` and what is wrong.
     pub fn new(label: &str, bytes: &[u8], limits: Limits) -> Result<Loaded, ModuleError> {
+        Loaded::with_sha256(label, bytes, limits, sha256(bytes))
+    }
+
+    /// [`Loaded::new`] of bytes whose SHA-256 (`sha256`) the caller has computed already.
+    pub(crate) fn with_sha256(
+        label: &str,
+        bytes: &[u8],
+        limits: Limits,
+        sha256: String,
+    ) -> Result<Loaded, ModuleError> {
         let err = |what: String| ModuleError {
             module: label.to_string(),
             what,
@@ -120,12 +130,12 @@ impl Loaded {
             engine,
             module,
             label: label.to_string(),
-            sha256: hex(&Sha256::digest(bytes)),
+            sha256,
             name: String::new(),
             limits,
         };
         let mut inst = Instance::new(&loaded)?;
-        let name = inst.text("arena_name")?;
+        let name = inst.text(inst.f.name, "arena_name")?;
         if name.is_empty()
             || name.len() > 32
             || !name
@@ -141,8 +151,12 @@ impl Loaded {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// The SHA-256 of `bytes`, lower-case hex.
+pub(crate) fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// One instance of a module: one game at a time.
@@ -328,14 +342,7 @@ impl Instance {
             .map_err(|_| self.err(format!("{name} gave text that is not UTF-8")))
     }
 
-    fn text(&mut self, name: &str) -> Result<String, ModuleError> {
-        let f = match name {
-            "arena_name" => self.f.name,
-            "arena_variant" => self.f.variant,
-            "arena_legal" => self.f.legal,
-            "arena_frame" => self.f.frame,
-            _ => self.f.reason,
-        };
+    fn text(&mut self, f: TypedFunc<(), i64>, name: &str) -> Result<String, ModuleError> {
         let packed = self.call(&f, (), name)?;
         self.read(packed, name)
     }
@@ -349,7 +356,7 @@ impl Instance {
         let f = self.f.new;
         match self.call(&f, (ptr, len), "arena_new")? {
             0 => Ok(Ok(())),
-            1 => Ok(Err(self.text("arena_reason")?)),
+            1 => Ok(Err(self.text(self.f.reason, "arena_reason")?)),
             n => Err(self.err(format!("arena_new answered {n}: expected 0 or 1"))),
         }
     }
@@ -359,7 +366,7 @@ impl Instance {
     /// # Errors
     /// [`ModuleError`].
     pub fn variant(&mut self) -> Result<String, ModuleError> {
-        self.text("arena_variant")
+        self.text(self.f.variant, "arena_variant")
     }
 
     /// The player to move.
@@ -380,7 +387,7 @@ impl Instance {
     /// # Errors
     /// [`ModuleError`].
     pub fn legal(&mut self) -> Result<String, ModuleError> {
-        self.text("arena_legal")
+        self.text(self.f.legal, "arena_legal")
     }
 
     /// Plays the move written `text`.
@@ -392,8 +399,10 @@ impl Instance {
         let f = self.f.play;
         match self.call(&f, (ptr, len), "arena_play")? {
             0 => Ok(Verdict::Played),
-            1 => Ok(Verdict::Unparsable(self.text("arena_reason")?)),
-            2 => Ok(Verdict::Illegal(self.text("arena_reason")?)),
+            1 => Ok(Verdict::Unparsable(
+                self.text(self.f.reason, "arena_reason")?,
+            )),
+            2 => Ok(Verdict::Illegal(self.text(self.f.reason, "arena_reason")?)),
             3 => Ok(Verdict::Over),
             n => Err(self.err(format!("arena_play answered {n}: expected 0 to 3"))),
         }
@@ -449,7 +458,7 @@ impl Instance {
     /// # Errors
     /// [`ModuleError`]: the JSON is not a frame, or the frame breaks the vocabulary's rules.
     pub fn frame(&mut self) -> Result<Frame, ModuleError> {
-        let json = self.text("arena_frame")?;
+        let json = self.text(self.f.frame, "arena_frame")?;
         let frame: Frame = serde_json::from_str(&json)
             .map_err(|e| self.err(format!("arena_frame gave no frame: {e}")))?;
         frame
