@@ -73,6 +73,7 @@ pub mod play;
 pub mod probe;
 pub mod protocol;
 pub mod record;
+pub mod referee_programs;
 pub mod replay;
 pub mod report;
 pub mod results;

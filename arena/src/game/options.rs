@@ -144,7 +144,8 @@ pub async fn preflight(plan: &Plan, env: &GameEnv) -> Result<Vec<String>, String
 async fn declarations(bot: &BotPlan, env: &GameEnv) -> Result<Vec<EngineOption>, String> {
     // In the games' own jail: the same sandbox, the results folder covered as in a game.
     let jail = env.containment.jail(
-        bot,
+        &bot.limits,
+        bot.sandbox,
         &format!("options-{}", bot.name),
         env.work_root.as_deref(),
         env.hide.as_deref(),

@@ -239,7 +239,7 @@ impl BotProcess {
         } else {
             cmd.process_group(0);
         }
-        confine(&mut cmd, &jail);
+        confine(cmd.as_std_mut(), &jail);
         let mut child = cmd.spawn()?;
         let pid = child.id().map(|p| p as i32);
         if let Some(pid) = pid {
@@ -519,7 +519,8 @@ impl Drop for BotProcess {
 
 /// Sets up, between fork and exec, what confines the child: the parent-death signal, its cgroups, its
 /// CPUs, its rlimits, and no file descriptor but its three pipes ([`close_inherited_fds`]).
-fn confine(cmd: &mut Command, jail: &Jail) {
+pub(crate) fn confine(cmd: &mut std::process::Command, jail: &Jail) {
+    use std::os::unix::process::CommandExt;
     die_with_the_arena(cmd);
     let fds = jail.enter_fds();
     let rlimits = jail.rlimits().clone();
@@ -594,9 +595,10 @@ fn close_inherited_fds() {
 /// killed by SIGKILL, which cannot run its own clean-up, leaves no bot running. It covers the bot's
 /// process, not children the bot starts itself: those the arena kills with the process group whenever it
 /// can run at all. Elsewhere a no-op.
-fn die_with_the_arena(cmd: &mut Command) {
+fn die_with_the_arena(cmd: &mut std::process::Command) {
     #[cfg(target_os = "linux")]
     {
+        use std::os::unix::process::CommandExt;
         let arena = std::process::id();
         // SAFETY: between fork and exec the closure only makes the system calls prctl and getppid,
         // which are async-signal-safe, and allocates nothing (an error is an errno value).

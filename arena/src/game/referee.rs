@@ -339,7 +339,8 @@ impl<'a> Referee<'a> {
             let mut jail = env
                 .containment
                 .jail(
-                    seat.bot,
+                    &seat.bot.limits,
+                    seat.bot.sandbox,
                     &label,
                     env.work_root.as_deref(),
                     env.hide.as_deref(),

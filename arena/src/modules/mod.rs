@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use games::module::{self, Limits, Loaded, ModuleVariant};
+use games::module::{self, Limits, Loaded};
 use games::GameSpec;
 
 /// The folder of a results folder that keeps the modules its records were played with.
@@ -26,17 +26,6 @@ pub fn load_file(path: &Path) -> Result<&'static Loaded, String> {
         |n| n.to_string_lossy().into_owned(),
     );
     module::load(&label, &bytes, Limits::default()).map_err(|e| e.to_string())
-}
-
-/// The game of module file `path` with the variant `words` (`""`: the module's default).
-///
-/// # Errors
-/// `(key, message)`: `module` when the file cannot be loaded, `variant` when the module refuses it.
-pub fn spec(path: &Path, words: &str) -> Result<GameSpec, (&'static str, String)> {
-    let loaded = load_file(path).map_err(|m| ("module", m))?;
-    ModuleVariant::new(loaded, words)
-        .map(GameSpec::Module)
-        .map_err(|e| (e.key().unwrap_or("module"), e.to_string()))
 }
 
 /// Whether `word` names a module file rather than a built-in game (`--game connect4.wasm`).
@@ -91,7 +80,9 @@ pub fn copy_kept(from: &Path, into: &Path) -> Result<()> {
         let to = into
             .join(FOLDER)
             .join(path.file_name().expect("an entry has a name"));
-        if path.extension().and_then(|e| e.to_str()) == Some("wasm") && !to.exists() {
+        let kept = path.extension().and_then(|e| e.to_str()) == Some("wasm")
+            || crate::referee_programs::is_kept_file(&path);
+        if kept && !to.exists() {
             std::fs::copy(&path, &to)
                 .with_context(|| format!("copying {} to {}", path.display(), to.display()))?;
         }
@@ -111,6 +102,10 @@ pub fn load_kept(dir: &Path) -> Result<()> {
     };
     for entry in entries {
         let path = entry?.path();
+        if crate::referee_programs::is_kept_file(&path) {
+            crate::referee_programs::load_kept(&path)?;
+            continue;
+        }
         if path.extension().and_then(|e| e.to_str()) != Some("wasm") {
             continue;
         }

@@ -32,6 +32,9 @@ pub struct Plan {
     /// The file of a module game (`[game] module`), to keep a copy of in the results folder; `None`
     /// for a built-in game.
     pub module: Option<PathBuf>,
+    /// The referee program of a referee game (`[game] referee`, `docs/referees.md`), to keep in the
+    /// results folder; `None` otherwise.
+    pub referee: Option<crate::referee_programs::Referee>,
     pub format: Format,
     /// Games per pair of bots, even, ≥ 2 (an SPRT match: twice its `max_pairs`; a round-robin: times its
     /// `cycles`; a Swiss: per pairing; a knockout: 2, its matches' length is in [`Plan::knockout`]).
@@ -314,11 +317,19 @@ impl Plan {
             base
         };
         let module = game_module(config, &base);
-        let spec = game_spec(config, module.as_deref()).map_err(|(key, m)| PlanError {
+        let referee = game_referee(config, &base).map_err(|m| PlanError {
             position: std::fs::read_to_string(config_path)
                 .ok()
-                .and_then(|text| crate::config::span::value_position(&text, &["game", &key])),
-            ..err(format!("[game]: {m}"))
+                .and_then(|text| crate::config::span::value_position(&text, &["game", "referee"])),
+            ..err(format!("[game] referee: {m}"))
+        })?;
+        let spec = game_spec(config, module.as_deref(), referee.as_ref()).map_err(|(key, m)| {
+            PlanError {
+                position: std::fs::read_to_string(config_path)
+                    .ok()
+                    .and_then(|text| crate::config::span::value_position(&text, &["game", &key])),
+                ..err(format!("[game]: {m}"))
+            }
         })?;
         if let Some(path) = &config.sgfout {
             crate::formats::sgf::writable(&spec).map_err(|reason| {
@@ -330,23 +341,34 @@ impl Plan {
                 )
             })?;
         }
+        // A module or referee game: the built-in engines play it through the same rules.
+        let rules_args = match (&module, &referee) {
+            (Some(m), _) => {
+                let m = std::path::absolute(m).unwrap_or_else(|_| m.clone());
+                vec!["--module".to_string(), m.display().to_string()]
+            }
+            (None, Some(r)) => vec![
+                "--referee".to_string(),
+                serde_json::to_string(r).expect("a referee serializes"),
+            ],
+            (None, None) => Vec::new(),
+        };
         let mut bots: Vec<BotPlan> = Vec::new();
         for (i, bot) in config.bots.iter().enumerate() {
-            let variants =
-                bot_plan(bot, config, &base, self_exe, module.as_deref()).map_err(|e| {
-                    let dir = bot.dir.as_ref().map(|d| d.display().to_string());
-                    let value = match e.key {
-                        "builtin" => bot.builtin.as_deref(),
-                        "command" => bot.command.as_deref(),
-                        "dir" => dir.as_deref(),
-                        _ => Some(bot.name.as_str()),
-                    };
-                    err_at(
-                        &["bots", &i.to_string(), e.key],
-                        value.unwrap_or_default(),
-                        format!("bot {:?}: {}", bot.name, e.message),
-                    )
-                })?;
+            let variants = bot_plan(bot, config, &base, self_exe, &rules_args).map_err(|e| {
+                let dir = bot.dir.as_ref().map(|d| d.display().to_string());
+                let value = match e.key {
+                    "builtin" => bot.builtin.as_deref(),
+                    "command" => bot.command.as_deref(),
+                    "dir" => dir.as_deref(),
+                    _ => Some(bot.name.as_str()),
+                };
+                err_at(
+                    &["bots", &i.to_string(), e.key],
+                    value.unwrap_or_default(),
+                    format!("bot {:?}: {}", bot.name, e.message),
+                )
+            })?;
             for plan in variants {
                 if bots.iter().any(|b| b.name == plan.name) {
                     return Err(err_at(
@@ -505,6 +527,7 @@ impl Plan {
             config_path: config_path.to_owned(),
             spec,
             module,
+            referee,
             format: config.format,
             games_per_pair,
             opening_plies: config.opening_plies,
@@ -546,10 +569,27 @@ impl Plan {
 /// The game of `[game]`, or the key whose value is at fault (`name` when no other is) and why: an
 /// unknown game, a key the game does not have (another game's key), a value of the wrong type or out
 /// of range.
-fn game_spec(config: &Config, module: Option<&Path>) -> Result<GameSpec, (String, String)> {
+fn game_spec(
+    config: &Config,
+    module: Option<&Path>,
+    referee: Option<&crate::referee_programs::Referee>,
+) -> Result<GameSpec, (String, String)> {
     let g = &config.game;
     if let Some(path) = module {
-        return module_spec(g, path);
+        if g.keys.contains_key("referee") {
+            return Err((
+                "referee".into(),
+                "give either module or referee, not both".into(),
+            ));
+        }
+        return module_spec(g, "module", &path.display().to_string(), || {
+            crate::modules::load_file(path)
+        });
+    }
+    if let Some(r) = referee {
+        return module_spec(g, "referee", &r.label, || {
+            crate::referee_programs::register(r.clone())
+        });
     }
     let kind: GameKind = g
         .name
@@ -611,13 +651,33 @@ fn game_module(config: &Config, base: &Path) -> Option<PathBuf> {
     }
 }
 
-/// The game of a `[game]` table with `module` (file `path`): its keys are `module`, `variant` and
-/// optionally `name`, which must be the module's own.
-fn module_spec(g: &crate::config::GameConfig, path: &Path) -> Result<GameSpec, (String, String)> {
+/// The referee program of `[game] referee`, resolved against the config's folder `base`; `None` for
+/// another game.
+fn game_referee(
+    config: &Config,
+    base: &Path,
+) -> Result<Option<crate::referee_programs::Referee>, String> {
+    let Some(value) = config.game.keys.get("referee") else {
+        return Ok(None);
+    };
+    let table: crate::referee_programs::RefereeConfig = value.clone().try_into().map_err(|e| {
+        format!("expected {{ command = \"…\", args = […] }} (docs/referees.md): {e}")
+    })?;
+    crate::referee_programs::Referee::resolve(&table, base, config.sandbox).map(Some)
+}
+
+/// The game of a `[game]` table with `module` or `referee` (`kind`, `what` in messages, its rules
+/// from `load`): its keys are `kind`, `variant` and optionally `name`, which must be the rules' own.
+fn module_spec(
+    g: &crate::config::GameConfig,
+    kind: &str,
+    what: &str,
+    load: impl FnOnce() -> Result<&'static games::module::Loaded, String>,
+) -> Result<GameSpec, (String, String)> {
     let mut words = String::new();
     for (key, value) in &g.keys {
         match (key.as_str(), value) {
-            ("module", _) => {}
+            (k, _) if k == kind => {}
             ("variant", toml::Value::String(s)) => words = s.clone(),
             ("variant", toml::Value::Integer(n)) => words = n.to_string(),
             ("variant", other) => {
@@ -629,26 +689,24 @@ fn module_spec(g: &crate::config::GameConfig, path: &Path) -> Result<GameSpec, (
             _ => {
                 return Err((
                     key.clone(),
-                    format!("a module game has no key {key} (its keys: module, variant, name)"),
+                    format!("a {kind} game has no key {key} (its keys: {kind}, variant, name)"),
                 ))
             }
         }
     }
-    let spec = crate::modules::spec(path, &words).map_err(|(k, m)| (k.to_string(), m))?;
-    if let GameSpec::Module(v) = &spec {
-        if !g.name.is_empty() && g.name != v.module().name {
-            return Err((
-                "name".into(),
-                format!(
-                    "name = {:?}, but the module {} is the game {:?}",
-                    g.name,
-                    path.display(),
-                    v.module().name
-                ),
-            ));
-        }
+    let loaded = load().map_err(|m| (kind.to_string(), m))?;
+    let v = games::module::ModuleVariant::new(loaded, &words)
+        .map_err(|e| (e.key().unwrap_or(kind).to_string(), e.to_string()))?;
+    if !g.name.is_empty() && g.name != loaded.name {
+        return Err((
+            "name".into(),
+            format!(
+                "name = {:?}, but the {kind} {what} is the game {:?}",
+                g.name, loaded.name
+            ),
+        ));
     }
-    Ok(spec)
+    Ok(GameSpec::Module(v))
 }
 
 fn time_control(tc: &TimeControlConfig) -> Result<TimeControl, String> {
@@ -752,7 +810,7 @@ fn bot_plan(
     config: &Config,
     base: &Path,
     self_exe: &Path,
-    module: Option<&Path>,
+    rules_args: &[String],
 ) -> Result<Vec<BotPlan>, BotError> {
     if bot.name.is_empty()
         || bot
@@ -796,14 +854,9 @@ fn bot_plan(
                     ),
                 ));
             }
-            // A module game: the built-in engine plays it through the same module.
-            let module_args = module.map(|m| {
-                let m = std::path::absolute(m).unwrap_or_else(|_| m.to_path_buf());
-                ["--module".to_string(), m.display().to_string()]
-            });
             let args = ["bot".to_string(), name.clone()]
                 .into_iter()
-                .chain(module_args.into_iter().flatten())
+                .chain(rules_args.iter().cloned())
                 .chain(resolve_args(&bot.args, base, dir.is_some())?)
                 .collect();
             Launch {
@@ -940,7 +993,11 @@ fn real(path: &Path) -> Result<PathBuf, String> {
 /// `command` is resolved (`python3 ../bots/bot.py` from a config in `configs/` runs the bot beside
 /// `configs/`, whatever folder the arena starts in); any other argument is passed as written. With a
 /// `dir` the bot starts there, and its arguments are passed as written, relative to it.
-fn resolve_args(args: &[String], base: &Path, has_dir: bool) -> Result<Vec<String>, String> {
+pub(crate) fn resolve_args(
+    args: &[String],
+    base: &Path,
+    has_dir: bool,
+) -> Result<Vec<String>, String> {
     args.iter()
         .map(|a| {
             let path = base.join(a);
@@ -958,7 +1015,11 @@ fn resolve_args(args: &[String], base: &Path, has_dir: bool) -> Result<Vec<Strin
 /// the sandbox's own `PATH` ([`crate::config::SandboxKind::PATH`]), whose programs it can see (`python3`
 /// is then `/usr/bin/python3`, not a shim under a home folder). Returns an absolute path, its folder's
 /// real path for a path given ([`real`]).
-fn resolve_command(command: &str, base: &Path, sandboxed: bool) -> Result<PathBuf, String> {
+pub(crate) fn resolve_command(
+    command: &str,
+    base: &Path,
+    sandboxed: bool,
+) -> Result<PathBuf, String> {
     let is_executable = |p: &Path| {
         use std::os::unix::fs::PermissionsExt;
         p.is_file()

@@ -362,9 +362,12 @@ impl Run {
         if let Some(w) = Containment::warning(checks).filter(|_| !self.setup.quiet) {
             crate::errln!("{w}");
         }
-        // A module game: the folder keeps the module, so that its readers re-referee the records
-        // through the module they were played with.
+        // A module or referee game: the folder keeps the module (or how to start the referee), so
+        // that its readers re-referee the records through the rules they were played with.
         crate::modules::keep(&self.dir.path, &checks.spec, checks.module.as_deref())?;
+        if let Some(referee) = &checks.referee {
+            crate::referee_programs::keep(&self.dir.path, referee)?;
+        }
         // The live PGN and SGF collect the bots' scores through the games' watch, beside the setup's own.
         let mut files = Vec::new();
         if let Some(path) = &self.setup.pgnout {

@@ -32,7 +32,7 @@ use std::sync::Arc;
 pub use limits::{LimitHit, Limits};
 
 use crate::config::SandboxKind;
-use crate::plan::{BotPlan, Launch, Plan};
+use crate::plan::{Launch, Plan};
 use cgroup::{BotCgroup, Cgroups, Version};
 use reaper::Reaper;
 use rlimit::Rlimits;
@@ -197,7 +197,7 @@ impl Containment {
         })
     }
 
-    /// A jail for one process of `bot`: its cgroups (named `<n>-<label>`), its rlimits, and for a
+    /// A jail for one process of a bot (or a referee program) of `limits` and `sandbox`: its cgroups (named `<n>-<label>`), its rlimits, and for a
     /// sandboxed bot its working folder `<work_root>/<label>` (created now, removed by
     /// [`Jail::finish`]).
     ///
@@ -205,7 +205,8 @@ impl Containment {
     /// A cgroup or folder that cannot be created, or a sandboxed bot without `work_root`.
     pub fn jail(
         self: &Arc<Self>,
-        bot: &BotPlan,
+        limits: &Limits,
+        sandbox: SandboxKind,
         label: &str,
         work_root: Option<&Path>,
         hide: Option<&Path>,
@@ -224,24 +225,23 @@ impl Containment {
         let cgroup = if self.cgroups.any() {
             Some(self.cgroups.bot(
                 &format!("{n}-{safe}"),
-                bot.limits.memory_bytes(),
-                bot.limits.processes,
+                limits.memory_bytes(),
+                limits.processes,
             )?)
         } else {
             None
         };
         let memory_by_cgroup = self.cgroups.memory.is_some();
         let processes_by_cgroup = self.cgroups.pids.is_some();
-        let users = if processes_by_cgroup || self.root || bot.limits.processes.is_none() {
+        let users = if processes_by_cgroup || self.root || limits.processes.is_none() {
             0
         } else {
             rlimit::user_processes()
         };
-        let rlimits =
-            Rlimits::for_limits(&bot.limits, memory_by_cgroup, processes_by_cgroup, users);
+        let rlimits = Rlimits::for_limits(limits, memory_by_cgroup, processes_by_cgroup, users);
         let mut jail = Jail {
             containment: Arc::clone(self),
-            limits: bot.limits,
+            limits: *limits,
             cgroup,
             rlimits,
             sandbox: None,
@@ -249,7 +249,7 @@ impl Containment {
             killed: Default::default(),
             cpus: None,
         };
-        if bot.sandbox == SandboxKind::Bubblewrap {
+        if sandbox == SandboxKind::Bubblewrap {
             let bwrap = self
                 .bwrap
                 .clone()

@@ -25,7 +25,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use check::{check, CheckFailure, Checked, MAX_PLIES};
-pub use runtime::{Instance, Limits, Loaded, ModuleError, Verdict, ABI_VERSION};
+pub use runtime::sha256;
+pub use runtime::{
+    frame_from_json, is_game_name, Instance, Judge, Limits, Loaded, ModuleError, Program, Verdict,
+    ABI_VERSION, MAX_SIDE,
+};
 
 use crate::eval::{Evaluation, Score, Weight, Weights};
 use crate::frame::{Board, Frame, Text};
@@ -71,6 +75,18 @@ pub fn load(label: &str, bytes: &[u8], limits: Limits) -> Result<&'static Loaded
     )?));
     let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
     Ok(*t.modules.entry(sha).or_insert(loaded))
+}
+
+/// Keeps `loaded` (a referee program's rules, [`Loaded::program`]) for the life of the process, or
+/// finds the rules of the same identity kept before (which stay).
+pub fn register(loaded: Loaded) -> &'static Loaded {
+    if let Some(m) = find(&loaded.sha256) {
+        return m;
+    }
+    let sha = loaded.sha256.clone();
+    let loaded: &'static Loaded = Box::leak(Box::new(loaded));
+    let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
+    *t.modules.entry(sha).or_insert(loaded)
 }
 
 /// The module of SHA-256 `sha256` (lower-case hex), if this process has loaded it.
@@ -137,7 +153,7 @@ impl ModuleVariant {
             key: "module",
             message: e.to_string(),
         };
-        let mut inst = Instance::new(module).map_err(fault)?;
+        let mut inst = module.open().map_err(fault)?;
         match inst.start(words.trim()).map_err(fault)? {
             Ok(()) => {}
             Err(reason) => {
@@ -290,7 +306,7 @@ impl FromStr for ModuleMove {
 /// copy that last used it (`owner`, whose moves are `held` as long as it stays the owner), and the
 /// fault that ended the game, if any.
 struct Shared {
-    inst: Option<Instance>,
+    inst: Option<Box<dyn Judge>>,
     held: Vec<ModuleMove>,
     owner: u64,
     fault: Option<String>,
@@ -345,14 +361,14 @@ impl fmt::Debug for ModuleGame {
 
 impl ModuleGame {
     /// Runs `f` on the instance brought to this position; on a fault keeps it and gives `default`.
-    fn with<R>(&self, default: R, f: impl FnOnce(&mut Instance) -> Result<R, ModuleError>) -> R {
+    fn with<R>(&self, default: R, f: impl FnOnce(&mut dyn Judge) -> Result<R, ModuleError>) -> R {
         let mut sh = self.shared.lock().unwrap_or_else(|e| e.into_inner());
         if sh.fault.is_some() {
             return default;
         }
         let result = self
             .sync(&mut sh)
-            .and_then(|()| f(sh.inst.as_mut().expect("synced")));
+            .and_then(|()| f(sh.inst.as_deref_mut().expect("synced")));
         match result {
             Ok(r) => r,
             Err(e) => {
@@ -377,7 +393,7 @@ impl ModuleGame {
         let Shared { inst, held, .. } = sh;
         let fresh = inst.is_none();
         if fresh {
-            *inst = Some(Instance::new(module)?);
+            *inst = Some(module.open()?);
         }
         let inst = inst.as_mut().expect("just made");
         let mut common = held
@@ -428,7 +444,7 @@ impl ModuleGame {
         }
         let result = self
             .sync(&mut sh)
-            .and_then(|()| sh.inst.as_mut().expect("synced").play(m.as_str()));
+            .and_then(|()| sh.inst.as_deref_mut().expect("synced").play(m.as_str()));
         match result {
             Ok(Verdict::Played) => {
                 self.moves.push(m);
@@ -504,7 +520,7 @@ impl Game for ModuleGame {
     }
 
     fn turn(&self) -> Player {
-        self.with(Player::First, Instance::turn)
+        self.with(Player::First, |j| j.turn())
     }
 
     fn ply(&self) -> usize {
@@ -592,7 +608,7 @@ impl Game for ModuleGame {
         let shared = Arc::clone(&self.shared);
         let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
         if sh.owner == self.id && sh.fault.is_none() && sh.held.len() == self.moves.len() + 1 {
-            match sh.inst.as_mut().map(Instance::undo) {
+            match sh.inst.as_deref_mut().map(|j| j.undo()) {
                 Some(Ok(true)) => {
                     sh.held.pop();
                 }
@@ -607,11 +623,11 @@ impl Game for ModuleGame {
 
     /// A faulted game reads as a draw (see [`Game::fault`]).
     fn outcome(&self) -> Option<Outcome> {
-        self.with(Some(Outcome::Draw), Instance::outcome)
+        self.with(Some(Outcome::Draw), |j| j.outcome())
     }
 
     fn score(&self) -> Option<[u32; 2]> {
-        self.with(None, Instance::score)
+        self.with(None, |j| j.score())
     }
 
     fn frame(&self) -> Frame {
@@ -624,7 +640,7 @@ impl Game for ModuleGame {
             f.panel.push(Text::new("the game module failed", None));
             f
         };
-        self.with(broken(), Instance::frame)
+        self.with(broken(), |j| j.frame())
     }
 
     fn fault(&self) -> Option<String> {

@@ -52,18 +52,113 @@ pub struct ModuleError {
     pub what: String,
 }
 
-/// A compiled module, its exports checked: what every instance of it is made from.
+/// A game's rules as loaded: a compiled module, its exports checked, or a referee program
+/// ([`Program`]); what every game of it is started from ([`Loaded::open`]).
 pub struct Loaded {
-    engine: Engine,
-    module: Module,
-    /// The label in messages: the module's file name.
+    rules: Rules,
+    /// The label in messages: the module's file name, or the referee program's words.
     pub label: String,
-    /// The SHA-256 of the module's bytes, lower-case hex: its identity in records and fingerprints.
+    /// The identity in records and fingerprints, lower-case hex: the SHA-256 of the module's bytes, or
+    /// of a referee program's words and files.
     pub sha256: String,
     /// The game's name (`arena_name`).
     pub name: String,
     /// The limits of its instances.
     pub limits: Limits,
+}
+
+enum Rules {
+    Wasm { engine: Engine, module: Module },
+    Program(Box<dyn Program>),
+}
+
+/// One running game of a module or a referee program: the calls of the ABI (`docs/modules.md`) or of
+/// the referee protocol (`docs/referees.md`), each answer checked. [`Instance`] is a module's; a
+/// referee program's is the arena's (`arena::referees`). A failed call is a [`ModuleError`]: the game is
+/// void.
+pub trait Judge: Send {
+    /// Starts a game of `variant` (`""`: the default): `Ok(Err(reason))` when it is refused.
+    ///
+    /// # Errors
+    /// [`ModuleError`] when the call fails or answers outside the ABI.
+    fn start(&mut self, variant: &str) -> Result<Result<(), String>, ModuleError>;
+    /// The variant's normal form.
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    fn variant(&mut self) -> Result<String, ModuleError>;
+    /// The player to move.
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    fn turn(&mut self) -> Result<Player, ModuleError>;
+    /// The legal moves' texts, separated by spaces.
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    fn legal(&mut self) -> Result<String, ModuleError>;
+    /// Plays the move written `text`.
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    fn play(&mut self, text: &str) -> Result<Verdict, ModuleError>;
+    /// Takes back the last move: `false` when the rules do not (the caller replays instead).
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    fn undo(&mut self) -> Result<bool, ModuleError>;
+    /// The result once the game is over.
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    fn outcome(&mut self) -> Result<Option<Outcome>, ModuleError>;
+    /// Each side's score, where the game keeps one.
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    fn score(&mut self) -> Result<Option<[u32; 2]>, ModuleError>;
+    /// The board picture, checked ([`frame_from_json`]).
+    ///
+    /// # Errors
+    /// [`ModuleError`].
+    fn frame(&mut self) -> Result<Frame, ModuleError>;
+}
+
+/// A referee program as the rules see it: what starts a game of it (a process of its own, or one
+/// kept from an earlier game). Implemented by the arena, which owns processes; the games crate does
+/// no I/O.
+pub trait Program: Send + Sync {
+    /// A judge with no game yet.
+    ///
+    /// # Errors
+    /// [`ModuleError`]: the program cannot be started or does not answer as the protocol says.
+    fn open(&self) -> Result<Box<dyn Judge>, ModuleError>;
+}
+
+/// Reads a board picture given as JSON (`arena_frame`'s text, a referee's `frame` answer) and checks it
+/// ([`Frame::validate`], at most [`MAX_SIDE`] cells a side).
+///
+/// # Errors
+/// What is wrong, for a [`ModuleError`]'s text.
+pub fn frame_from_json(json: &str) -> Result<Frame, String> {
+    let frame: Frame = serde_json::from_str(json).map_err(|e| format!("no frame: {e}"))?;
+    frame.validate().map_err(|e| e.to_string())?;
+    let (cols, rows) = (frame.board.cols, frame.board.rows);
+    if cols > MAX_SIDE || rows > MAX_SIDE {
+        return Err(format!(
+            "a {cols} × {rows} board; at most {MAX_SIDE} × {MAX_SIDE}"
+        ));
+    }
+    Ok(frame)
+}
+
+/// Whether `name` is a game's name: 1 to 32 lower-case letters, digits and `-`.
+pub fn is_game_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 32
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 impl fmt::Debug for Loaded {
@@ -127,8 +222,7 @@ impl Loaded {
             )));
         }
         let mut loaded = Loaded {
-            engine,
-            module,
+            rules: Rules::Wasm { engine, module },
             label: label.to_string(),
             sha256,
             name: String::new(),
@@ -136,12 +230,7 @@ impl Loaded {
         };
         let mut inst = Instance::new(&loaded)?;
         let name = inst.text(inst.f.name, "arena_name")?;
-        if name.is_empty()
-            || name.len() > 32
-            || !name
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        {
+        if !is_game_name(&name) {
             return Err(err(format!(
                 "arena_name gave {name:?}: a name is 1 to 32 lower-case letters, digits and -"
             )));
@@ -149,10 +238,54 @@ impl Loaded {
         loaded.name = name;
         Ok(loaded)
     }
+
+    /// A referee program's rules: `program`, labelled `label` (its words), of identity `sha256`, whose
+    /// game is `name` (its `hello`).
+    ///
+    /// # Errors
+    /// [`ModuleError`] for a name that is not 1 to 32 lower-case letters, digits and `-`.
+    pub fn program(
+        label: &str,
+        sha256: String,
+        name: &str,
+        program: Box<dyn Program>,
+    ) -> Result<Loaded, ModuleError> {
+        if !is_game_name(name) {
+            return Err(ModuleError {
+                module: label.to_string(),
+                what: format!(
+                    "named its game {name:?}: a name is 1 to 32 lower-case letters, digits and -"
+                ),
+            });
+        }
+        Ok(Loaded {
+            rules: Rules::Program(program),
+            label: label.to_string(),
+            sha256,
+            name: name.to_string(),
+            limits: Limits::default(),
+        })
+    }
+
+    /// Whether these are a referee program's rules (not a module's).
+    pub fn is_program(&self) -> bool {
+        matches!(self.rules, Rules::Program(_))
+    }
+
+    /// A judge with no game yet: a new instance of the module, or a referee process.
+    ///
+    /// # Errors
+    /// [`ModuleError`]: see [`Instance::new`] and [`Program::open`].
+    pub fn open(&self) -> Result<Box<dyn Judge>, ModuleError> {
+        match &self.rules {
+            Rules::Wasm { .. } => Ok(Box::new(Instance::new(self)?)),
+            Rules::Program(p) => p.open(),
+        }
+    }
 }
 
 /// The SHA-256 of `bytes`, lower-case hex.
-pub(crate) fn sha256(bytes: &[u8]) -> String {
+pub fn sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -207,6 +340,9 @@ impl Instance {
             module: loaded.label.clone(),
             what,
         };
+        let Rules::Wasm { engine, module } = &loaded.rules else {
+            return Err(err("is a referee program, not a module".into()));
+        };
         // One memory, few and small tables, one instance: the memory limit is the module's whole
         // footprint (wasmi allows many memories and tables of any size by default).
         let limits = StoreLimitsBuilder::new()
@@ -217,14 +353,14 @@ impl Instance {
             .instances(1)
             .trap_on_grow_failure(true)
             .build();
-        let mut store = Store::new(&loaded.engine, limits);
+        let mut store = Store::new(engine, limits);
         store.limiter(|l| l);
         store
             .set_fuel(loaded.limits.fuel)
             .map_err(|e| err(format!("{e}")))?;
-        let linker = Linker::<StoreLimits>::new(&loaded.engine);
+        let linker = Linker::<StoreLimits>::new(engine);
         let instance = linker
-            .instantiate_and_start(&mut store, &loaded.module)
+            .instantiate_and_start(&mut store, module)
             .map_err(|e| err(format!("cannot be instantiated: {e}")))?;
         let memory = instance
             .get_memory(&store, "memory")
@@ -459,17 +595,36 @@ impl Instance {
     /// [`ModuleError`]: the JSON is not a frame, or the frame breaks the vocabulary's rules.
     pub fn frame(&mut self) -> Result<Frame, ModuleError> {
         let json = self.text(self.f.frame, "arena_frame")?;
-        let frame: Frame = serde_json::from_str(&json)
-            .map_err(|e| self.err(format!("arena_frame gave no frame: {e}")))?;
-        frame
-            .validate()
-            .map_err(|e| self.err(format!("arena_frame: {e}")))?;
-        let (cols, rows) = (frame.board.cols, frame.board.rows);
-        if cols > MAX_SIDE || rows > MAX_SIDE {
-            return Err(self.err(format!(
-                "arena_frame: a {cols} × {rows} board; at most {MAX_SIDE} × {MAX_SIDE}"
-            )));
-        }
-        Ok(frame)
+        frame_from_json(&json).map_err(|e| self.err(format!("arena_frame gave {e}")))
+    }
+}
+
+impl Judge for Instance {
+    fn start(&mut self, variant: &str) -> Result<Result<(), String>, ModuleError> {
+        Instance::start(self, variant)
+    }
+    fn variant(&mut self) -> Result<String, ModuleError> {
+        Instance::variant(self)
+    }
+    fn turn(&mut self) -> Result<Player, ModuleError> {
+        Instance::turn(self)
+    }
+    fn legal(&mut self) -> Result<String, ModuleError> {
+        Instance::legal(self)
+    }
+    fn play(&mut self, text: &str) -> Result<Verdict, ModuleError> {
+        Instance::play(self, text)
+    }
+    fn undo(&mut self) -> Result<bool, ModuleError> {
+        Instance::undo(self)
+    }
+    fn outcome(&mut self) -> Result<Option<Outcome>, ModuleError> {
+        Instance::outcome(self)
+    }
+    fn score(&mut self) -> Result<Option<[u32; 2]>, ModuleError> {
+        Instance::score(self)
+    }
+    fn frame(&mut self) -> Result<Frame, ModuleError> {
+        Instance::frame(self)
     }
 }

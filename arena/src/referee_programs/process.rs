@@ -1,0 +1,488 @@
+//! One referee process and the line protocol of `docs/referees.md`: a command a line, an answer a
+//! line tagged `@ref `, every wait bounded by the referee's `timeout_ms`, untagged lines ignored and
+//! named, and the whole process group killed when the session ends.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use games::frame::Frame;
+use games::module::{frame_from_json, Judge, ModuleError, Verdict};
+use games::{Outcome, Player};
+
+use super::Referee;
+use crate::plan::Launch;
+use crate::sandbox::{Containment, Jail};
+
+/// The tag every answer starts with.
+pub const TAG: &str = "@ref ";
+/// The protocol version the arena speaks (`hello 1`).
+pub const VERSION: u32 = 1;
+/// The longest line a referee may write, bytes.
+pub const MAX_LINE: usize = 1 << 20;
+/// The most untagged lines a referee may write before an answer.
+pub const MAX_STRAY: usize = 1000;
+/// How many lines of a process's stderr and untagged stdout are shown on the arena's stderr.
+const SHOWN: usize = 20;
+
+/// What the reader thread passes on.
+enum Event {
+    /// A tagged line, without its tag.
+    Answer(String),
+    TooLong,
+    Flood,
+    Eof,
+}
+
+/// The state of the game after `new`, `play` or `undo`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct State {
+    /// The player to move, or the result once over.
+    next: Result<Player, Outcome>,
+    score: Option<[u32; 2]>,
+}
+
+/// A running referee process: its pipes, the thread reading its stdout, and its jail.
+pub struct Session {
+    label: String,
+    child: Child,
+    stdin: ChildStdin,
+    answers: Receiver<Event>,
+    jail: Option<Jail>,
+    timeout: Duration,
+    /// The last line of its stderr, for a crash's detail.
+    stderr_last: Arc<Mutex<String>>,
+    /// The game's name, from `hello`.
+    pub name: String,
+    state: Option<State>,
+    /// A failed call: the process is not given another game.
+    broken: bool,
+}
+
+impl Session {
+    /// Starts `referee` in a jail of `containment` (its sandbox; work folder under `work_root`) and
+    /// says `hello`.
+    ///
+    /// # Errors
+    /// The process cannot be started, or does not answer `hello 1` with `@ref hello 1 NAME`.
+    pub fn start(
+        referee: &Referee,
+        containment: &Arc<Containment>,
+        work_root: &std::path::Path,
+    ) -> Result<Session, ModuleError> {
+        static SERIAL: AtomicUsize = AtomicUsize::new(0);
+        let err = |what: String| ModuleError {
+            module: referee.label.clone(),
+            what,
+        };
+        let n = SERIAL.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut jail = containment
+            .jail(
+                &crate::plan::limits::Limits::NONE,
+                referee.sandbox,
+                &format!("referee-{}-{n}", std::process::id()),
+                Some(work_root),
+                None,
+            )
+            .map_err(|e| err(format!("cannot be confined: {e}")))?;
+        let launch = Launch {
+            program: referee.program.clone(),
+            args: referee.args.clone(),
+            dir: None,
+        };
+        let exec = jail.exec(&launch);
+        let mut cmd = std::process::Command::new(&exec.program);
+        cmd.args(&exec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &exec.dir {
+            cmd.current_dir(dir);
+        }
+        {
+            use std::os::unix::process::CommandExt;
+            if exec.sandboxed {
+                cmd.env_clear();
+                // SAFETY: setsid is async-signal-safe and allocates nothing.
+                unsafe {
+                    cmd.pre_exec(|| {
+                        nix::unistd::setsid()
+                            .map(|_| ())
+                            .map_err(std::io::Error::from)
+                    });
+                }
+            } else {
+                cmd.process_group(0);
+            }
+        }
+        crate::game::process::confine(&mut cmd, &jail);
+        let mut child = cmd.spawn().map_err(|e| {
+            err(format!(
+                "could not be started ({}): {e}",
+                referee.program.display()
+            ))
+        })?;
+        jail.started(child.id() as i32);
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        let shown = Arc::new(AtomicUsize::new(0));
+        let stderr_last = Arc::new(Mutex::new(String::new()));
+        let (tx, answers) = mpsc::channel();
+        {
+            let (label, shown) = (referee.label.clone(), Arc::clone(&shown));
+            std::thread::spawn(move || read_stdout(stdout, &tx, &label, &shown));
+        }
+        {
+            let (label, last) = (referee.label.clone(), Arc::clone(&stderr_last));
+            std::thread::spawn(move || read_stderr(stderr, &label, &shown, &last));
+        }
+        let mut session = Session {
+            label: referee.label.clone(),
+            child,
+            stdin,
+            answers,
+            jail: Some(jail),
+            timeout: Duration::from_millis(referee.timeout_ms),
+            stderr_last,
+            name: String::new(),
+            state: None,
+            broken: false,
+        };
+        let hello = session.ask(&format!("hello {VERSION}"))?;
+        let words: Vec<&str> = hello.split_whitespace().collect();
+        match words.as_slice() {
+            ["hello", v, name] if *v == VERSION.to_string() => session.name = (*name).to_string(),
+            ["hello", v, ..] => {
+                return Err(session.fail(format!(
+                    "speaks protocol version {v}; this arena speaks {VERSION} (answered `{TAG}{hello}`)"
+                )))
+            }
+            _ => {
+                return Err(session.fail(format!(
+                    "answered `{TAG}{hello}` to `hello {VERSION}`: expected `{TAG}hello {VERSION} NAME`"
+                )))
+            }
+        }
+        Ok(session)
+    }
+
+    /// Whether the process may play another game: no call failed and it still runs.
+    pub fn reusable(&mut self) -> bool {
+        !self.broken && matches!(self.child.try_wait(), Ok(None))
+    }
+
+    fn fail(&mut self, what: String) -> ModuleError {
+        self.broken = true;
+        ModuleError {
+            module: self.label.clone(),
+            what,
+        }
+    }
+
+    /// Sends `command` and waits for its answer (the text after the tag).
+    fn ask(&mut self, command: &str) -> Result<String, ModuleError> {
+        if self.broken {
+            return Err(self.fail("failed before".into()));
+        }
+        let sent = self
+            .stdin
+            .write_all(format!("{command}\n").as_bytes())
+            .and_then(|()| self.stdin.flush());
+        if sent.is_err() {
+            let how = self.exit(Duration::from_millis(500));
+            return Err(self.fail(format!("{how} before `{command}`")));
+        }
+        match self.answers.recv_timeout(self.timeout) {
+            Ok(Event::Answer(line)) => Ok(line),
+            Ok(Event::TooLong) => Err(self.fail(format!(
+                "wrote a line longer than {} MiB answering `{command}`",
+                MAX_LINE >> 20
+            ))),
+            Ok(Event::Flood) => Err(self.fail(format!(
+                "wrote more than {MAX_STRAY} untagged lines before answering `{command}` (a flood)"
+            ))),
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                let how = self.exit(Duration::from_millis(500));
+                Err(self.fail(format!("{how} while answering `{command}`")))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(self.fail(format!(
+                "did not answer `{command}` within {} ms",
+                self.timeout.as_millis()
+            ))),
+        }
+    }
+
+    /// How the process ended (waiting up to `wait` for it), with its last line of stderr.
+    fn exit(&mut self, wait: Duration) -> String {
+        let until = Instant::now() + wait;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    let last = self
+                        .stderr_last
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .clone();
+                    let how = crate::game::process::describe_exit(status);
+                    return if last.is_empty() {
+                        how
+                    } else {
+                        format!("{how} (its last words: {last})")
+                    };
+                }
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => return "closed its output".into(),
+            }
+        }
+    }
+
+    fn nonsense(&mut self, command: &str, answer: &str, expected: &str) -> ModuleError {
+        self.fail(format!(
+            "answered `{TAG}{answer}` to `{command}`: expected {expected}"
+        ))
+    }
+
+    /// Reads `ok STATE`.
+    fn state(&mut self, command: &str, words: &[&str], answer: &str) -> Result<State, ModuleError> {
+        let expected = "`ok next 0|1` or `ok end first|second|draw`, then `score A B` or nothing";
+        let next = match words {
+            ["next", "0", ..] => Ok(Player::First),
+            ["next", "1", ..] => Ok(Player::Second),
+            ["end", "first", ..] => Err(Outcome::Win(Player::First)),
+            ["end", "second", ..] => Err(Outcome::Win(Player::Second)),
+            ["end", "draw", ..] => Err(Outcome::Draw),
+            _ => return Err(self.nonsense(command, answer, expected)),
+        };
+        let score = match &words[2..] {
+            [] => None,
+            ["score", a, b] => match (a.parse(), b.parse()) {
+                (Ok(a), Ok(b)) => Some([a, b]),
+                _ => return Err(self.nonsense(command, answer, expected)),
+            },
+            _ => return Err(self.nonsense(command, answer, expected)),
+        };
+        Ok(State { next, score })
+    }
+
+    fn current(&mut self) -> Result<State, ModuleError> {
+        match self.state {
+            Some(s) => Ok(s),
+            None => Err(self.fail("was asked about a game it has not started".into())),
+        }
+    }
+}
+
+impl Judge for Session {
+    fn start(&mut self, variant: &str) -> Result<Result<(), String>, ModuleError> {
+        let command = if variant.is_empty() {
+            "new".to_string()
+        } else {
+            format!("new {variant}")
+        };
+        let answer = self.ask(&command)?;
+        let words: Vec<&str> = answer.split_whitespace().collect();
+        match words.first() {
+            Some(&"ok") => {
+                self.state = Some(self.state(&command, &words[1..], &answer)?);
+                Ok(Ok(()))
+            }
+            Some(&"refused") => Ok(Err(rest(&answer, "refused"))),
+            _ => Err(self.nonsense(&command, &answer, "`ok STATE` or `refused REASON`")),
+        }
+    }
+
+    fn variant(&mut self) -> Result<String, ModuleError> {
+        let answer = self.ask("variant")?;
+        if answer == "variant" || answer.starts_with("variant ") {
+            Ok(rest(&answer, "variant"))
+        } else {
+            Err(self.nonsense("variant", &answer, "`variant WORDS…`"))
+        }
+    }
+
+    fn turn(&mut self) -> Result<Player, ModuleError> {
+        // Once over, the side that would have moved: the arena asks the outcome first.
+        Ok(match self.current()?.next {
+            Ok(p) => p,
+            Err(_) => Player::First,
+        })
+    }
+
+    fn legal(&mut self) -> Result<String, ModuleError> {
+        let answer = self.ask("legal")?;
+        if answer == "legal" || answer.starts_with("legal ") {
+            Ok(rest(&answer, "legal"))
+        } else {
+            Err(self.nonsense("legal", &answer, "`legal MOVE MOVE …`"))
+        }
+    }
+
+    fn play(&mut self, text: &str) -> Result<Verdict, ModuleError> {
+        let command = format!("play {text}");
+        let answer = self.ask(&command)?;
+        let words: Vec<&str> = answer.split_whitespace().collect();
+        match words.first() {
+            Some(&"ok") => {
+                self.state = Some(self.state(&command, &words[1..], &answer)?);
+                Ok(Verdict::Played)
+            }
+            Some(&"illegal") => Ok(Verdict::Illegal(rest(&answer, "illegal"))),
+            Some(&"unparsable") => Ok(Verdict::Unparsable(rest(&answer, "unparsable"))),
+            Some(&"over") if words.len() == 1 => Ok(Verdict::Over),
+            _ => Err(self.nonsense(
+                &command,
+                &answer,
+                "`ok STATE`, `illegal REASON`, `unparsable REASON` or `over`",
+            )),
+        }
+    }
+
+    fn undo(&mut self) -> Result<bool, ModuleError> {
+        let answer = self.ask("undo")?;
+        let words: Vec<&str> = answer.split_whitespace().collect();
+        match words.first() {
+            Some(&"ok") => {
+                self.state = Some(self.state("undo", &words[1..], &answer)?);
+                Ok(true)
+            }
+            Some(&"no") if words.len() == 1 => Ok(false),
+            _ => Err(self.nonsense("undo", &answer, "`ok STATE` or `no`")),
+        }
+    }
+
+    fn outcome(&mut self) -> Result<Option<Outcome>, ModuleError> {
+        Ok(self.current()?.next.err())
+    }
+
+    fn score(&mut self) -> Result<Option<[u32; 2]>, ModuleError> {
+        Ok(self.current()?.score)
+    }
+
+    fn frame(&mut self) -> Result<Frame, ModuleError> {
+        let answer = self.ask("frame")?;
+        match answer.strip_prefix("frame ") {
+            Some(json) => frame_from_json(json).map_err(|e| self.fail(format!("`frame` gave {e}"))),
+            None => Err(self.nonsense("frame", &answer, "`frame JSON`")),
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.stdin.write_all(b"quit\n");
+        if let Some(jail) = self.jail.take() {
+            jail.kill();
+            let _ = self.child.wait();
+            jail.finish();
+        }
+    }
+}
+
+/// The words of `answer` after its first word `first`, trimmed.
+fn rest(answer: &str, first: &str) -> String {
+    answer
+        .strip_prefix(first)
+        .unwrap_or(answer)
+        .trim()
+        .to_string()
+}
+
+/// Reads the referee's stdout: tagged lines are answers, others are shown (the first [`SHOWN`]) and
+/// counted; a line past [`MAX_LINE`] or more than [`MAX_STRAY`] untagged lines in a row end it.
+fn read_stdout(stdout: impl Read, tx: &mpsc::Sender<Event>, label: &str, shown: &AtomicUsize) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut line = Vec::new();
+    let mut stray = 0;
+    loop {
+        line.clear();
+        match read_capped(&mut reader, &mut line) {
+            Ok(false) => {
+                let _ = tx.send(Event::Eof);
+                return;
+            }
+            Ok(true) => {}
+            Err(()) => {
+                let _ = tx.send(Event::TooLong);
+                return;
+            }
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\n', '\r']);
+        if let Some(answer) = text.strip_prefix(TAG) {
+            stray = 0;
+            if tx.send(Event::Answer(answer.to_string())).is_err() {
+                return;
+            }
+        } else if text.trim().is_empty() {
+            continue;
+        } else {
+            stray += 1;
+            show(label, "ignored an untagged line", text, shown);
+            if stray > MAX_STRAY {
+                let _ = tx.send(Event::Flood);
+                return;
+            }
+        }
+    }
+}
+
+/// Reads one line into `line` (with its newline): `Ok(false)` at the end, `Err` past [`MAX_LINE`].
+fn read_capped(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Result<bool, ()> {
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Ok(!line.is_empty()),
+        };
+        if buf.is_empty() {
+            return Ok(!line.is_empty());
+        }
+        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        line.extend_from_slice(&buf[..take]);
+        reader.consume(take);
+        if line.len() > MAX_LINE + 1 {
+            return Err(());
+        }
+        if done {
+            return Ok(true);
+        }
+    }
+}
+
+fn read_stderr(stderr: impl Read, label: &str, shown: &AtomicUsize, last: &Mutex<String>) {
+    let mut reader = BufReader::new(stderr);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match read_capped(&mut reader, &mut line) {
+            // Past the cap: shown cut, the rest read as further lines.
+            Ok(true) | Err(()) => {}
+            Ok(false) => return,
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end();
+        if text.is_empty() {
+            continue;
+        }
+        *last.lock().unwrap_or_else(|e| e.into_inner()) = text.chars().take(200).collect();
+        show(label, "stderr", text, shown);
+    }
+}
+
+/// Shows a referee's line on the arena's stderr: the first [`SHOWN`] of a process, then one notice.
+fn show(label: &str, what: &str, text: &str, shown: &AtomicUsize) {
+    let n = shown.fetch_add(1, Ordering::Relaxed);
+    if n < SHOWN {
+        let text: String = text.chars().take(200).collect();
+        eprintln!("referee {label}: {what}: {text}");
+    } else if n == SHOWN {
+        eprintln!("referee {label}: further lines of this process are not shown");
+    }
+}
