@@ -1,4 +1,5 @@
-//! `arena check-game`: an organiser's conformance test of a game module before a contest.
+//! `arena check-game`: an organiser's conformance test of a game module or a referee program before a
+//! contest.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,16 +9,18 @@ use clap::Args;
 
 use arena::{errln, outln};
 
-/// Check a game module (`FILE.wasm`, docs/modules.md) before a contest: seeded random games through
-/// two instances at once, checking at every position that the same moves give the same position,
+/// Check a game module (`FILE.wasm`, docs/modules.md) or the referee program of a config
+/// (`CONFIG.toml` with `[game] referee`, docs/referees.md) before a contest: seeded random games through
+/// two instances (referee processes) at once, checking at every position that the same moves give the same position,
 /// that every legal move is accepted and undone exactly and no other is, that every picture is valid,
 /// and that the game ends; with the module's time per ply. The first failure is named with the moves
 /// that reach it. Exit status 0 when the module passes, 1 when it fails.
 #[derive(Debug, Args)]
 pub struct CheckGameArgs {
-    /// The game module, a .wasm file.
+    /// The game module, a .wasm file; or a config (.toml) whose `[game]` has a `referee`.
     module: PathBuf,
-    /// The variant's words as the module reads them (default: the module's default).
+    /// The variant's words as the module reads them (default: the config's `variant`, else the
+    /// module's default).
     #[arg(long, default_value = "")]
     variant: String,
     /// Random games to play.
@@ -33,21 +36,48 @@ pub struct CheckGameArgs {
 /// # Errors
 /// None of its own: a module that does not load or fails is reported and gives exit status 1.
 pub fn run(args: CheckGameArgs) -> Result<ExitCode> {
-    let loaded = match arena::modules::load_file(&args.module) {
+    let is_config = args.module.extension().and_then(|e| e.to_str()) == Some("toml");
+    let loaded = if is_config {
+        referee_of(&args.module)
+    } else {
+        arena::modules::load_file(&args.module)
+    };
+    let loaded = match loaded {
         Ok(m) => m,
         Err(e) => {
             errln!("{e}");
             return Ok(ExitCode::FAILURE);
         }
     };
-    outln!(
-        "{}: the game {:?}, sha256 {}, {} KiB",
-        args.module.display(),
-        loaded.name,
-        loaded.sha256,
-        std::fs::metadata(&args.module).map_or(0, |m| m.len().div_ceil(1024))
-    );
-    match games::module::check(loaded, &args.variant, args.games, args.seed) {
+    let mut variant = args.variant.clone();
+    if is_config {
+        outln!(
+            "{}: the referee program {}, the game {:?}, identity {}",
+            args.module.display(),
+            loaded.label,
+            loaded.name,
+            loaded.sha256
+        );
+        if variant.is_empty() {
+            variant = arena::config::Config::load(&args.module)
+                .ok()
+                .and_then(|c| match c.game.keys.get("variant") {
+                    Some(toml::Value::String(s)) => Some(s.clone()),
+                    Some(toml::Value::Integer(n)) => Some(n.to_string()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+        }
+    } else {
+        outln!(
+            "{}: the game {:?}, sha256 {}, {} KiB",
+            args.module.display(),
+            loaded.name,
+            loaded.sha256,
+            std::fs::metadata(&args.module).map_or(0, |m| m.len().div_ceil(1024))
+        );
+    }
+    match games::module::check(loaded, &variant, args.games, args.seed) {
         Ok(c) => {
             outln!(
                 "passed: {} games, {} plies (longest {}); first player won {}, second {}, drawn {}",
@@ -59,7 +89,7 @@ pub fn run(args: CheckGameArgs) -> Result<ExitCode> {
                 c.results[2]
             );
             outln!(
-                "time in the module: {:.1} µs a ply (legal moves, play, outcome, picture), slowest ply {:.0} µs",
+                "time in the rules: {:.1} µs a ply (legal moves, play, outcome, picture), slowest ply {:.0} µs",
                 c.us_per_ply,
                 c.slowest_ply_us
             );
@@ -70,4 +100,17 @@ pub fn run(args: CheckGameArgs) -> Result<ExitCode> {
             Ok(ExitCode::FAILURE)
         }
     }
+}
+
+/// The referee program of the config `path` (`[game] referee`), started.
+fn referee_of(path: &std::path::Path) -> Result<&'static games::module::Loaded, String> {
+    let config = arena::config::Config::load(path).map_err(|e| e.to_string())?;
+    let base = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let referee = arena::referee_programs::of_config(&config, base)
+        .map_err(|e| format!("{}: [game] referee: {e}", path.display()))?
+        .ok_or_else(|| format!("{}: its [game] has no referee", path.display()))?;
+    arena::referee_programs::register(referee)
 }

@@ -317,7 +317,7 @@ impl Plan {
             base
         };
         let module = game_module(config, &base);
-        let referee = game_referee(config, &base).map_err(|m| PlanError {
+        let referee = crate::referee_programs::of_config(config, &base).map_err(|m| PlanError {
             position: std::fs::read_to_string(config_path)
                 .ok()
                 .and_then(|text| crate::config::span::value_position(&text, &["game", "referee"])),
@@ -649,21 +649,6 @@ fn game_module(config: &Config, base: &Path) -> Option<PathBuf> {
         Some(toml::Value::String(file)) => Some(base.join(file)),
         _ => None,
     }
-}
-
-/// The referee program of `[game] referee`, resolved against the config's folder `base`; `None` for
-/// another game.
-fn game_referee(
-    config: &Config,
-    base: &Path,
-) -> Result<Option<crate::referee_programs::Referee>, String> {
-    let Some(value) = config.game.keys.get("referee") else {
-        return Ok(None);
-    };
-    let table: crate::referee_programs::RefereeConfig = value.clone().try_into().map_err(|e| {
-        format!("expected {{ command = \"…\", args = […] }} (docs/referees.md): {e}")
-    })?;
-    crate::referee_programs::Referee::resolve(&table, base, config.sandbox).map(Some)
 }
 
 /// The game of a `[game]` table with `module` or `referee` (`kind`, `what` in messages, its rules

@@ -35,12 +35,17 @@ pub struct RefereeConfig {
     pub args: Vec<String>,
     /// The longest wait for one answer, ms (default [`DEFAULT_TIMEOUT_MS`]).
     pub timeout_ms: Option<u64>,
+    /// The longest wait for the first answer (`hello`), ms: the program's start (default
+    /// [`DEFAULT_STARTUP_MS`]).
+    pub startup_ms: Option<u64>,
     /// Its sandbox (default: the config's `sandbox`, else bubblewrap).
     pub sandbox: Option<SandboxKind>,
 }
 
 /// The wait for one answer when `timeout_ms` is not given, ms.
 pub const DEFAULT_TIMEOUT_MS: u64 = 5000;
+/// The wait for `hello` when `startup_ms` is not given, ms (an interpreter's start on a loaded machine).
+pub const DEFAULT_STARTUP_MS: u64 = 10_000;
 
 /// A referee program ready to start: how a results folder keeps it (`modules/<identity>.referee.toml`)
 /// and how a built-in bot is told of it (`arena bot NAME --referee JSON`).
@@ -55,6 +60,8 @@ pub struct Referee {
     pub args: Vec<String>,
     /// The longest wait for one answer, ms.
     pub timeout_ms: u64,
+    /// The longest wait for `hello`, ms.
+    pub startup_ms: u64,
     pub sandbox: SandboxKind,
     /// Its name in messages: the command and the arguments, files by their names.
     pub label: String,
@@ -84,8 +91,9 @@ impl Referee {
         )?;
         let args = crate::plan::resolve_args(&config.args, base, false)?;
         let timeout_ms = config.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
-        if timeout_ms == 0 {
-            return Err("timeout_ms must be positive".into());
+        let startup_ms = config.startup_ms.unwrap_or(DEFAULT_STARTUP_MS);
+        if timeout_ms == 0 || startup_ms == 0 {
+            return Err("timeout_ms and startup_ms must be positive".into());
         }
         let name = |w: &str| {
             let p = Path::new(w);
@@ -105,6 +113,7 @@ impl Referee {
             program,
             args,
             timeout_ms,
+            startup_ms,
             sandbox,
             label,
             identity: String::new(),
@@ -112,6 +121,21 @@ impl Referee {
         referee.identity = identity(&referee)?;
         Ok(referee)
     }
+}
+
+/// The referee program of `config`'s `[game] referee`, resolved against the config's folder `base`;
+/// `None` for another game.
+///
+/// # Errors
+/// A value that is not a referee table, or a referee that cannot be resolved ([`Referee::resolve`]).
+pub fn of_config(config: &crate::config::Config, base: &Path) -> Result<Option<Referee>, String> {
+    let Some(value) = config.game.keys.get("referee") else {
+        return Ok(None);
+    };
+    let table: RefereeConfig = value.clone().try_into().map_err(|e| {
+        format!("expected {{ command = \"…\", args = […] }} (docs/referees.md): {e}")
+    })?;
+    Referee::resolve(&table, base, config.sandbox).map(Some)
 }
 
 /// The identity of `referee`: the SHA-256 (lower-case hex) of `arena referee 1` and a line per word —
@@ -148,7 +172,7 @@ pub fn identity(referee: &Referee) -> Result<String, String> {
 /// organiser's, and lives across games).
 fn containment() -> &'static Arc<Containment> {
     static C: OnceLock<Arc<Containment>> = OnceLock::new();
-    C.get_or_init(|| Containment::probe_layers(false))
+    C.get_or_init(Containment::for_referees)
 }
 
 /// The folder under which sandboxed referees get their work folders.
@@ -180,7 +204,7 @@ impl Pool {
         }
         let root = work_root();
         std::fs::create_dir_all(&root).map_err(|e| ModuleError {
-            module: self.referee.label.clone(),
+            module: format!("referee {}", self.referee.label),
             what: format!("cannot create {}: {e}", root.display()),
         })?;
         Session::start(&self.referee, containment(), &root)

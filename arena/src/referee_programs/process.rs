@@ -47,6 +47,7 @@ struct State {
 
 /// A running referee process: its pipes, the thread reading its stdout, and its jail.
 pub struct Session {
+    /// `referee WORDS`, in messages.
     label: String,
     child: Child,
     stdin: ChildStdin,
@@ -75,7 +76,7 @@ impl Session {
     ) -> Result<Session, ModuleError> {
         static SERIAL: AtomicUsize = AtomicUsize::new(0);
         let err = |what: String| ModuleError {
-            module: referee.label.clone(),
+            module: format!("referee {}", referee.label),
             what,
         };
         let n = SERIAL.fetch_add(1, Ordering::Relaxed) + 1;
@@ -141,7 +142,7 @@ impl Session {
             std::thread::spawn(move || read_stderr(stderr, &label, &shown, &last));
         }
         let mut session = Session {
-            label: referee.label.clone(),
+            label: format!("referee {}", referee.label),
             child,
             stdin,
             answers,
@@ -152,7 +153,10 @@ impl Session {
             state: None,
             broken: false,
         };
-        let hello = session.ask(&format!("hello {VERSION}"))?;
+        session.timeout = Duration::from_millis(referee.startup_ms);
+        let hello = session.ask(&format!("hello {VERSION}"));
+        session.timeout = Duration::from_millis(referee.timeout_ms);
+        let hello = hello?;
         let words: Vec<&str> = hello.split_whitespace().collect();
         match words.as_slice() {
             ["hello", v, name] if *v == VERSION.to_string() => session.name = (*name).to_string(),
@@ -194,7 +198,7 @@ impl Session {
             .and_then(|()| self.stdin.flush());
         if sent.is_err() {
             let how = self.exit(Duration::from_millis(500));
-            return Err(self.fail(format!("{how} before `{command}`")));
+            return Err(self.fail(format!("{how} before `{command}`{}", self.last_words())));
         }
         match self.answers.recv_timeout(self.timeout) {
             Ok(Event::Answer(line)) => Ok(line),
@@ -207,7 +211,10 @@ impl Session {
             ))),
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 let how = self.exit(Duration::from_millis(500));
-                Err(self.fail(format!("{how} while answering `{command}`")))
+                Err(self.fail(format!(
+                    "{how} while answering `{command}`{}",
+                    self.last_words()
+                )))
             }
             Err(RecvTimeoutError::Timeout) => Err(self.fail(format!(
                 "did not answer `{command}` within {} ms",
@@ -216,24 +223,22 @@ impl Session {
         }
     }
 
-    /// How the process ended (waiting up to `wait` for it), with its last line of stderr.
+    /// ` (its last words: …)`: its last line of stderr, if any.
+    fn last_words(&self) -> String {
+        let last = self.stderr_last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_empty() {
+            String::new()
+        } else {
+            format!(" (its last words: {last})")
+        }
+    }
+
+    /// How the process ended, waiting up to `wait` for it.
     fn exit(&mut self, wait: Duration) -> String {
         let until = Instant::now() + wait;
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    let last = self
-                        .stderr_last
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .clone();
-                    let how = crate::game::process::describe_exit(status);
-                    return if last.is_empty() {
-                        how
-                    } else {
-                        format!("{how} (its last words: {last})")
-                    };
-                }
+                Ok(Some(status)) => return crate::game::process::describe_exit(status),
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
                 _ => return "closed its output".into(),
             }

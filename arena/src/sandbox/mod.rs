@@ -58,8 +58,9 @@ pub struct Containment {
     bwrap_works: std::sync::OnceLock<Result<(), String>>,
     /// Whether the arena runs as root (`RLIMIT_NPROC` does not bind root).
     pub root: bool,
-    /// The bots' main processes, to tell escaped descendants from them.
-    pub reaper: Reaper,
+    /// The bots' (and referees') main processes, to tell escaped descendants from them: the process's
+    /// one reaper ([`Reaper::process`]).
+    pub reaper: &'static Reaper,
     /// Numbers the bots' cgroups.
     serial: AtomicU64,
 }
@@ -87,7 +88,7 @@ impl Containment {
             bwrap_works: std::sync::OnceLock::new(),
             bwrap,
             root: nix::unistd::geteuid().is_root(),
-            reaper: Reaper::default(),
+            reaper: Reaper::process(),
             serial: AtomicU64::new(0),
         })
     }
@@ -102,9 +103,35 @@ impl Containment {
             private: std::sync::OnceLock::new(),
             bwrap_works: std::sync::OnceLock::new(),
             root: nix::unistd::geteuid().is_root(),
-            reaper: Reaper::default(),
+            reaper: Reaper::process(),
             serial: AtomicU64::new(0),
         })
+    }
+
+    /// The containment of referee programs (`crate::referee_programs`): bubblewrap when installed, no
+    /// cgroups, and neither adopting nor reaping orphans, which would take the processes of whatever
+    /// else runs in this process for orphans (a test reading a results folder beside running arenas).
+    pub fn for_referees() -> Arc<Containment> {
+        let bwrap = bubblewrap::find();
+        Arc::new(Containment {
+            cgroups: Cgroups::default(),
+            subreaper: false,
+            bwrap_sizes: bwrap.as_deref().is_some_and(bubblewrap::sizes),
+            private: std::sync::OnceLock::new(),
+            bwrap_works: std::sync::OnceLock::new(),
+            bwrap,
+            root: nix::unistd::geteuid().is_root(),
+            reaper: Reaper::process(),
+            serial: AtomicU64::new(0),
+        })
+    }
+
+    /// Reaps the orphans this process adopted ([`Reaper::reap`]); nothing unless it adopts them (a
+    /// subreaper): without, every child has an owner that waits for it.
+    fn reap(&self) {
+        if self.subreaper {
+            self.reaper.reap();
+        }
     }
 
     /// Whether `processes` limits can be enforced: by a pids cgroup, or by `RLIMIT_NPROC` for a user
@@ -385,7 +412,7 @@ impl Containment {
 
 impl Drop for Containment {
     fn drop(&mut self) {
-        self.reaper.reap();
+        self.reap();
         self.cgroups.remove();
     }
 }
@@ -554,7 +581,7 @@ impl Jail {
         if self.killed.swap(true, Ordering::Relaxed) {
             // Already done: with the main process gone, nothing of the bot can have started since,
             // but an inherited zombie may wait to be reaped.
-            self.containment.reaper.reap();
+            self.containment.reap();
             return;
         }
         if let Some(cg) = &self.cgroup {
@@ -574,7 +601,7 @@ impl Jail {
                 self.containment.reaper.kill_tree(pid);
             }
         }
-        self.containment.reaper.reap();
+        self.containment.reap();
     }
 
     /// The limit the bot ran into, judged from the kernel's counts and the way its main process ended
@@ -628,6 +655,6 @@ impl Jail {
         if let Some(sb) = self.sandbox.take() {
             let _ = std::fs::remove_dir_all(&sb.work);
         }
-        self.containment.reaper.reap();
+        self.containment.reap();
     }
 }

@@ -75,6 +75,14 @@ pub struct Reaper {
 }
 
 impl Reaper {
+    /// The process's one reaper. Waiting and adopting are per process, not per containment: two
+    /// reapers would each take the other's processes for orphans (to kill and to reap), as a run's
+    /// bots and the referee processes of its game, or the competitions of a server, would be.
+    pub fn process() -> &'static Reaper {
+        static REAPER: std::sync::OnceLock<Reaper> = std::sync::OnceLock::new();
+        REAPER.get_or_init(Reaper::default)
+    }
+
     /// Records a bot's main process (its process group is its pid).
     pub fn register(&self, pid: i32) {
         if let Ok(mut live) = self.live.lock() {

@@ -35,6 +35,7 @@ mod pairing;
 mod play;
 mod probe;
 mod ratings;
+mod referees;
 mod reference_bots;
 mod serve;
 mod sgfout;

@@ -147,7 +147,9 @@ pub fn check(
             }
             for &m in &legal {
                 if let Err(e) = a.check(m) {
-                    return Err(fail(&a, format!("the legal move {m} is refused: {e}")));
+                    return Err(faulted(&a).unwrap_or_else(|| {
+                        fail(&a, format!("the legal move {m} is refused: {e}"))
+                    }));
                 }
             }
             // Up to 8 moves legal elsewhere but not here.

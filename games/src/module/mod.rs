@@ -387,7 +387,7 @@ impl ModuleGame {
         }
         let module = self.variant.module;
         let err = |what: String| ModuleError {
-            module: module.label.clone(),
+            module: module.describe(),
             what,
         };
         let Shared { inst, held, .. } = sh;
@@ -528,7 +528,7 @@ impl Game for ModuleGame {
     }
 
     fn legal_moves_into(&self, out: &mut Vec<ModuleMove>) {
-        let label = &self.variant.module.label;
+        let label = self.variant.module.describe();
         let moves = self.with(Vec::new(), |inst| {
             inst.legal()?
                 .split(' ')
@@ -573,13 +573,28 @@ impl Game for ModuleGame {
                 if self.fault().is_none() && self.outcome().is_none() {
                     let mut sh = self.shared.lock().unwrap_or_else(|e| e.into_inner());
                     sh.fault = Some(format!(
-                        "module {}: arena_play answered 3 (the game is over) while arena_outcome says it goes on",
-                        self.variant.module.label
+                        "{}: arena_play answered 3 (the game is over) while arena_outcome says it goes on",
+                        self.variant.module.describe()
                     ));
                 }
                 Err(PlayError::GameOver)
             }
-            v => Err(refusal(v)),
+            v => {
+                // A refusal is a bot's loss: the rules must not list the move they refuse (a referee
+                // that judges a move one way in one game and another way in the next).
+                if self.fault().is_none() && self.legal_moves().contains(&m) {
+                    let mut sh = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+                    sh.fault.get_or_insert_with(|| {
+                        format!(
+                            "{}: refused the move {m} ({v:?}) that its own legal moves list: its rules \
+                             contradict themselves",
+                            self.variant.module.describe()
+                        )
+                    });
+                    return Err(PlayError::GameOver);
+                }
+                Err(refusal(v))
+            }
         }
     }
 
@@ -594,9 +609,9 @@ impl Game for ModuleGame {
                 // The instance does not hold this position (it refused the move).
                 sh.owner = 0;
                 if let Verdict::Unparsable(r) | Verdict::Illegal(r) = v {
-                    let label = &self.variant.module.label;
+                    let who = self.variant.module.describe();
                     sh.fault.get_or_insert_with(|| {
-                        format!("module {label}: an illegal move {m} was played unchecked: {r}")
+                        format!("{who}: an illegal move {m} was played unchecked: {r}")
                     });
                 }
             }

@@ -44,9 +44,9 @@ impl Default for Limits {
 /// What went wrong inside a module or at its boundary: the game cannot be judged and is voided. The
 /// text names the module (its file name) and what it did.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("module {module}: {what}")]
+#[error("{module}: {what}")]
 pub struct ModuleError {
-    /// The module's label (its file name).
+    /// What failed: `module FILE.wasm` or `referee WORDS` ([`Loaded::describe`]).
     pub module: String,
     /// What it did: trapped (and how), ran out of fuel, grew past its memory, broke the ABI.
     pub what: String,
@@ -206,7 +206,7 @@ impl Loaded {
         sha256: String,
     ) -> Result<Loaded, ModuleError> {
         let err = |what: String| ModuleError {
-            module: label.to_string(),
+            module: format!("module {label}"),
             what,
         };
         let mut config = Config::default();
@@ -252,7 +252,7 @@ impl Loaded {
     ) -> Result<Loaded, ModuleError> {
         if !is_game_name(name) {
             return Err(ModuleError {
-                module: label.to_string(),
+                module: format!("referee {label}"),
                 what: format!(
                     "named its game {name:?}: a name is 1 to 32 lower-case letters, digits and -"
                 ),
@@ -265,6 +265,14 @@ impl Loaded {
             name: name.to_string(),
             limits: Limits::default(),
         })
+    }
+
+    /// `module FILE.wasm` or `referee WORDS`: the rules in messages.
+    pub fn describe(&self) -> String {
+        match self.rules {
+            Rules::Wasm { .. } => format!("module {}", self.label),
+            Rules::Program(_) => format!("referee {}", self.label),
+        }
     }
 
     /// Whether these are a referee program's rules (not a module's).
@@ -337,7 +345,7 @@ impl Instance {
     /// that traps.
     pub fn new(loaded: &Loaded) -> Result<Instance, ModuleError> {
         let err = |what: String| ModuleError {
-            module: loaded.label.clone(),
+            module: loaded.describe(),
             what,
         };
         let Rules::Wasm { engine, module } = &loaded.rules else {
@@ -394,7 +402,7 @@ impl Instance {
         let mut inst = Instance {
             store,
             memory,
-            label: loaded.label.clone(),
+            label: loaded.describe(),
             fuel: loaded.limits.fuel,
             memory_limit: loaded.limits.memory,
             f,
