@@ -18,6 +18,7 @@ use crate::tournament::{self, RunOptions};
 
 pub mod containment;
 pub mod field;
+pub mod referee;
 pub mod serve;
 pub mod soak;
 

@@ -16,15 +16,18 @@ use super::runtime;
 /// `arena worker`s, and the API's latency under 100 clients while games run.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// `containment`, `soak`, `dots`, `field` (planning and games/s for 10, 100, 300 bots) or `serve`;
-    /// absent: the arena's throughput and round trip.
-    #[arg(value_parser = ["dots", "containment", "soak", "field", "serve"])]
+    /// `containment`, `soak`, `dots`, `field` (planning and games/s for 10, 100, 300 bots), `serve` or
+    /// `referee`; absent: the arena's throughput and round trip.
+    #[arg(value_parser = ["dots", "containment", "soak", "field", "serve", "referee"])]
     what: Option<String>,
+    /// referee: the config whose `[game] referee` is measured.
+    #[arg(default_value = "configs/referee-gomoku.toml")]
+    config: std::path::PathBuf,
     /// dots: one line per position too.
     #[arg(long)]
     verbose: bool,
     /// Games per measured tournament (soak: the whole soak, default 5000; field: per field size,
-    /// default 300; serve: the competition, default 200).
+    /// default 300; serve: the competition, default 200; referee: random games, default 20).
     #[arg(long)]
     games: Option<usize>,
     /// Bare pipe round trips to time.
@@ -67,6 +70,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             _ => Ok(ExitCode::SUCCESS),
         },
         Some("serve") => serve(&args),
+        Some("referee") => {
+            arena::bench::referee::run(&args.config, args.games.unwrap_or(20), args.round_trips)
+                .map(|()| ExitCode::SUCCESS)
+        }
         Some(what) => tournaments(what, &args),
     }
 }

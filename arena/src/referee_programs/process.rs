@@ -3,9 +3,8 @@
 //! named, and the whole process group killed when the session ends.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -28,13 +27,14 @@ pub const MAX_STRAY: usize = 1000;
 /// How many lines of a process's stderr and untagged stdout are shown on the arena's stderr.
 const SHOWN: usize = 20;
 
-/// What the reader thread passes on.
+/// What a wait for an answer ends with.
 enum Event {
     /// A tagged line, without its tag.
     Answer(String),
     TooLong,
     Flood,
     Eof,
+    Timeout,
 }
 
 /// The state of the game after `new`, `play` or `undo`.
@@ -51,7 +51,15 @@ pub struct Session {
     label: String,
     child: Child,
     stdin: ChildStdin,
-    answers: Receiver<Event>,
+    stdout: ChildStdout,
+    /// Bytes read from stdout and not yet taken as lines.
+    pending: Vec<u8>,
+    /// Untagged lines since the last answer.
+    stray: usize,
+    /// The lines shown on the arena's stderr so far (its stderr's and untagged stdout's).
+    shown: Arc<AtomicUsize>,
+    /// Stdout ended.
+    eof: bool,
     jail: Option<Jail>,
     timeout: Duration,
     /// The last line of its stderr, for a crash's detail.
@@ -132,20 +140,20 @@ impl Session {
         let stderr = child.stderr.take().expect("piped");
         let shown = Arc::new(AtomicUsize::new(0));
         let stderr_last = Arc::new(Mutex::new(String::new()));
-        let (tx, answers) = mpsc::channel();
-        {
-            let (label, shown) = (referee.label.clone(), Arc::clone(&shown));
-            std::thread::spawn(move || read_stdout(stdout, &tx, &label, &shown));
-        }
         {
             let (label, last) = (referee.label.clone(), Arc::clone(&stderr_last));
+            let shown = Arc::clone(&shown);
             std::thread::spawn(move || read_stderr(stderr, &label, &shown, &last));
         }
         let mut session = Session {
             label: format!("referee {}", referee.label),
             child,
             stdin,
-            answers,
+            stdout,
+            pending: Vec::new(),
+            stray: 0,
+            shown,
+            eof: false,
             jail: Some(jail),
             timeout: Duration::from_millis(referee.timeout_ms),
             stderr_last,
@@ -200,26 +208,85 @@ impl Session {
             let how = self.exit(Duration::from_millis(500));
             return Err(self.fail(format!("{how} before `{command}`{}", self.last_words())));
         }
-        match self.answers.recv_timeout(self.timeout) {
-            Ok(Event::Answer(line)) => Ok(line),
-            Ok(Event::TooLong) => Err(self.fail(format!(
+        match self.next_answer(Instant::now() + self.timeout) {
+            Event::Answer(line) => Ok(line),
+            Event::TooLong => Err(self.fail(format!(
                 "wrote a line longer than {} MiB answering `{command}`",
                 MAX_LINE >> 20
             ))),
-            Ok(Event::Flood) => Err(self.fail(format!(
+            Event::Flood => Err(self.fail(format!(
                 "wrote more than {MAX_STRAY} untagged lines before answering `{command}` (a flood)"
             ))),
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+            Event::Eof => {
                 let how = self.exit(Duration::from_millis(500));
                 Err(self.fail(format!(
                     "{how} while answering `{command}`{}",
                     self.last_words()
                 )))
             }
-            Err(RecvTimeoutError::Timeout) => Err(self.fail(format!(
+            Event::Timeout => Err(self.fail(format!(
                 "did not answer `{command}` within {} ms",
                 self.timeout.as_millis()
             ))),
+        }
+    }
+
+    /// The next tagged line of stdout (without its tag), read on this thread until `deadline`: lines
+    /// without the tag are shown and counted, and more than [`MAX_STRAY`] of them in a row, or a line
+    /// past [`MAX_LINE`], end the wait.
+    fn next_answer(&mut self, deadline: Instant) -> Event {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+        use std::os::fd::AsFd;
+        let mut scanned = 0;
+        loop {
+            if let Some(i) = self.pending[scanned..].iter().position(|&b| b == b'\n') {
+                let end = scanned + i;
+                let line = String::from_utf8_lossy(&self.pending[..end]).into_owned();
+                self.pending.drain(..=end);
+                scanned = 0;
+                let text = line.trim_end_matches('\r');
+                if let Some(answer) = text.strip_prefix(TAG) {
+                    self.stray = 0;
+                    return Event::Answer(answer.to_string());
+                }
+                if !text.trim().is_empty() {
+                    self.stray += 1;
+                    show(&self.label, "ignored an untagged line", text, &self.shown);
+                    if self.stray > MAX_STRAY {
+                        return Event::Flood;
+                    }
+                }
+                continue;
+            }
+            scanned = self.pending.len();
+            if self.pending.len() > MAX_LINE {
+                return Event::TooLong;
+            }
+            if self.eof {
+                return Event::Eof;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Event::Timeout;
+            }
+            let ms = u16::try_from(left.as_millis().max(1)).unwrap_or(u16::MAX);
+            let mut fds = [PollFd::new(self.stdout.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, PollTimeout::from(ms)) {
+                Ok(0) => continue,
+                Ok(_) => {}
+                Err(nix::errno::Errno::EINTR) => continue,
+                Err(_) => {
+                    self.eof = true;
+                    continue;
+                }
+            }
+            let mut chunk = [0u8; 64 * 1024];
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => self.eof = true,
+            }
         }
     }
 
@@ -394,45 +461,6 @@ fn rest(answer: &str, first: &str) -> String {
         .unwrap_or(answer)
         .trim()
         .to_string()
-}
-
-/// Reads the referee's stdout: tagged lines are answers, others are shown (the first [`SHOWN`]) and
-/// counted; a line past [`MAX_LINE`] or more than [`MAX_STRAY`] untagged lines in a row end it.
-fn read_stdout(stdout: impl Read, tx: &mpsc::Sender<Event>, label: &str, shown: &AtomicUsize) {
-    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-    let mut line = Vec::new();
-    let mut stray = 0;
-    loop {
-        line.clear();
-        match read_capped(&mut reader, &mut line) {
-            Ok(false) => {
-                let _ = tx.send(Event::Eof);
-                return;
-            }
-            Ok(true) => {}
-            Err(()) => {
-                let _ = tx.send(Event::TooLong);
-                return;
-            }
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\n', '\r']);
-        if let Some(answer) = text.strip_prefix(TAG) {
-            stray = 0;
-            if tx.send(Event::Answer(answer.to_string())).is_err() {
-                return;
-            }
-        } else if text.trim().is_empty() {
-            continue;
-        } else {
-            stray += 1;
-            show(label, "ignored an untagged line", text, shown);
-            if stray > MAX_STRAY {
-                let _ = tx.send(Event::Flood);
-                return;
-            }
-        }
-    }
 }
 
 /// Reads one line into `line` (with its newline): `Ok(false)` at the end, `Err` past [`MAX_LINE`].
