@@ -1638,3 +1638,67 @@ fn a_200_bot_swiss_on_postgres_survives_killed_workers_a_killed_server_and_a_dat
     assert_eq!(served.len(), 201);
     assert_eq!(served, rerun);
 }
+
+/// A contest on a game the arena was not compiled with: the Gomoku referee program. An upload (the
+/// example's Python bot, as a `#!` script) is checked against the reference bot through the referee,
+/// and a competition's games are refereed, recorded and replayed from the referee's frames.
+#[test]
+fn a_contest_on_a_referee_programs_game_checks_uploads_and_plays_its_competitions() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = format!(
+        "name = \"c4test\"\n[check]\ngames = 2\n[upload]\nmax_mb = 1\nmax_unpacked_mb = 1\nmax_files = 100\n\
+         [competition]\nformat = \"round-robin\"\ngames_per_pair = 2\nconcurrency = 2\n\
+         [competition.game]\nreferee = {{ command = \"python3\", args = [{:?}] }}\nvariant = \"9 4\"\n\
+         [competition.time_control]\ntime_ms = 5000\ninc_ms = 50\n{RANDOM}",
+        root.join("referees/gomoku/referee.py").display().to_string()
+    );
+    let contest = dir.join("contest.toml");
+    std::fs::write(&contest, text).unwrap();
+    let (_, org) = add_user(dir, &contest, "org", true);
+    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let server = Server::start(dir, &contest);
+    let bot = std::fs::read(root.join("referees/gomoku/random_bot.py")).unwrap();
+    let up = server.upload(&alice, "gomoku-py", "bot.py", &bot);
+    assert_eq!(up.status, 201, "{}", up.text());
+    let checked = server.wait_for("/api/bots/1", |v| v["check"] != "pending");
+    assert_eq!(checked["check"], "passed", "{checked}");
+
+    let c = server.post_json("/api/competitions", &org, "{}");
+    assert_eq!(c.status, 201, "{}", c.text());
+    let id = c.json().unwrap()["id"].as_i64().unwrap();
+    let done = server.wait_for(&format!("/api/competitions/{id}"), |v| {
+        v["status"] == "finished"
+    });
+    assert_eq!(done["games"], 2, "{done}");
+    let csv = server.get(&format!("/competitions/{id}/games.csv"), None);
+    let first_game = csv
+        .text()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .to_string();
+    let g = server
+        .get(&format!("/api/competitions/{id}/games/{first_game}"), None)
+        .json()
+        .unwrap();
+    let plies = g["moves"].as_array().unwrap().len();
+    assert!(plies >= 7, "{g}");
+    assert_eq!(
+        g["replay"]["steps"].as_array().unwrap().len(),
+        plies + 1,
+        "{g}"
+    );
+    assert_eq!(g["replay"]["board"]["layout"], "points", "{g}");
+    assert_eq!(g["replay"]["board"]["cols"], 9, "{g}");
+    // The python bot sees the four it can make and the one to block; random does not: it wins both.
+    let standings = done["standings"].as_array().unwrap();
+    let py = standings.iter().find(|r| r["bot"] == "gomoku-py").unwrap();
+    assert_eq!(py["points"], 2.0, "{done}");
+}
