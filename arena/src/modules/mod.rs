@@ -80,8 +80,9 @@ pub fn copy_kept(from: &Path, into: &Path) -> Result<()> {
         let to = into
             .join(FOLDER)
             .join(path.file_name().expect("an entry has a name"));
+        // A module, or how to start a referee program (`<identity>.referee.toml`, docs/referees.md).
         let kept = path.extension().and_then(|e| e.to_str()) == Some("wasm")
-            || crate::referee_programs::is_kept_file(&path);
+            || path.to_string_lossy().ends_with(".referee.toml");
         if kept && !to.exists() {
             std::fs::copy(&path, &to)
                 .with_context(|| format!("copying {} to {}", path.display(), to.display()))?;
@@ -102,10 +103,6 @@ pub fn load_kept(dir: &Path) -> Result<()> {
     };
     for entry in entries {
         let path = entry?.path();
-        if crate::referee_programs::is_kept_file(&path) {
-            crate::referee_programs::load_kept(&path)?;
-            continue;
-        }
         if path.extension().and_then(|e| e.to_str()) != Some("wasm") {
             continue;
         }

@@ -84,12 +84,12 @@ impl Referee {
             .sandbox
             .or(sandbox)
             .unwrap_or(SandboxKind::Bubblewrap);
-        let program = crate::plan::resolve_command(
+        let program = crate::sandbox::launch::resolve_command(
             &config.command,
             base,
             sandbox == SandboxKind::Bubblewrap,
         )?;
-        let args = crate::plan::resolve_args(&config.args, base, false)?;
+        let args = crate::sandbox::launch::resolve_args(&config.args, base, false)?;
         let timeout_ms = config.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
         let startup_ms = config.startup_ms.unwrap_or(DEFAULT_STARTUP_MS);
         if timeout_ms == 0 || startup_ms == 0 {
@@ -340,6 +340,24 @@ pub fn is_kept_file(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.ends_with(".referee.toml"))
+}
+
+/// Registers every referee kept in results folder `dir` (none when it has no `modules` folder), so
+/// that its records' games parse.
+///
+/// # Errors
+/// See [`load_kept`].
+pub fn load_kept_in(dir: &Path) -> anyhow::Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir.join(crate::modules::FOLDER)) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let path = entry?.path();
+        if is_kept_file(&path) {
+            load_kept(&path)?;
+        }
+    }
+    Ok(())
 }
 
 /// Registers the referee kept in `path` (a results folder's `modules/<identity>.referee.toml`).

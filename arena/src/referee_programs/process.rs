@@ -13,7 +13,7 @@ use games::module::{frame_from_json, Judge, ModuleError, Verdict};
 use games::{Outcome, Player};
 
 use super::Referee;
-use crate::plan::Launch;
+use crate::sandbox::launch::Launch;
 use crate::sandbox::{Containment, Jail};
 
 /// The tag every answer starts with.
@@ -90,7 +90,7 @@ impl Session {
         let n = SERIAL.fetch_add(1, Ordering::Relaxed) + 1;
         let mut jail = containment
             .jail(
-                &crate::plan::limits::Limits::NONE,
+                &crate::sandbox::limits::Limits::NONE,
                 referee.sandbox,
                 &format!("referee-{}-{n}", std::process::id()),
                 Some(work_root),
@@ -127,7 +127,7 @@ impl Session {
                 cmd.process_group(0);
             }
         }
-        crate::game::process::confine(&mut cmd, &jail);
+        crate::sandbox::confine(&mut cmd, &jail);
         let mut child = cmd.spawn().map_err(|e| {
             err(format!(
                 "could not be started ({}): {e}",
@@ -305,7 +305,7 @@ impl Session {
         let until = Instant::now() + wait;
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return crate::game::process::describe_exit(status),
+                Ok(Some(status)) => return crate::sandbox::describe_exit(status),
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
                 _ => return "closed its output".into(),
             }

@@ -205,6 +205,7 @@ pub struct RunLock {
 pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
     // The games of a game module are parsed and re-refereed through the module its folder kept.
     crate::modules::load_kept(path.parent().unwrap_or(Path::new(".")))?;
+    crate::referee_programs::load_kept_in(path.parent().unwrap_or(Path::new(".")))?;
     let reader =
         csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     parse_games(reader, path, 0, &mut Default::default())
@@ -218,6 +219,7 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
 /// See [`read_games_csv`].
 pub fn read_games_live(path: &Path) -> Result<Vec<GameRecord>> {
     crate::modules::load_kept(path.parent().unwrap_or(Path::new(".")))?;
+    crate::referee_programs::load_kept_in(path.parent().unwrap_or(Path::new(".")))?;
     let bytes = complete_lines(path)?;
     if bytes.is_empty() {
         return Ok(Vec::new());

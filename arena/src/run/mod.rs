@@ -357,9 +357,9 @@ impl Run {
             .clone()
             .unwrap_or_else(Containment::probe);
         containment
-            .check(checks, checks.processes_configured)
+            .check(&checks.confined(), checks.processes_configured)
             .map_err(anyhow::Error::msg)?;
-        if let Some(w) = Containment::warning(checks).filter(|_| !self.setup.quiet) {
+        if let Some(w) = Containment::warning(&checks.confined()).filter(|_| !self.setup.quiet) {
             crate::errln!("{w}");
         }
         // A module or referee game: the folder keeps the module (or how to start the referee), so

@@ -18,7 +18,11 @@
 pub mod affinity;
 pub mod bubblewrap;
 pub mod cgroup;
-pub use crate::plan::limits;
+pub mod launch;
+pub mod limits;
+mod spawn;
+
+pub use spawn::{confine, describe_exit};
 pub mod reaper;
 pub mod rlimit;
 
@@ -32,8 +36,8 @@ use std::sync::Arc;
 pub use limits::{LimitHit, Limits};
 
 use crate::config::SandboxKind;
-use crate::plan::{Launch, Plan};
 use cgroup::{BotCgroup, Cgroups, Version};
+use launch::Launch;
 use reaper::Reaper;
 use rlimit::Rlimits;
 
@@ -140,19 +144,18 @@ impl Containment {
         self.cgroups.pids.is_some() || !self.root
     }
 
-    /// Checks that this machine can contain `plan`'s bots as the plan asks, before any game (the caller
+    /// Checks that this machine can contain `bots` (a plan's, [`crate::plan::Plan::confined`]) as they ask, before any game (the caller
     /// prints [`Containment::warning`] when the config turned isolation off).
     ///
     /// # Errors
     /// One line naming the missing layer and how to get it: a sandboxed bot (every executable by default)
     /// without a working `bwrap`, or a process limit the config sets explicitly that neither a pids cgroup
     /// nor `RLIMIT_NPROC` can enforce (root without a pids controller).
-    pub fn check(&self, plan: &Plan, explicit_processes: bool) -> Result<(), String> {
-        let boxed: Vec<&str> = plan
-            .bots
+    pub fn check(&self, bots: &[Confined<'_>], explicit_processes: bool) -> Result<(), String> {
+        let boxed: Vec<&str> = bots
             .iter()
             .filter(|b| b.sandbox == SandboxKind::Bubblewrap)
-            .map(|b| b.name.as_str())
+            .map(|b| b.name)
             .collect();
         if !boxed.is_empty() {
             let usable = match &self.bwrap {
@@ -175,12 +178,11 @@ impl Containment {
             }
         }
         // A sandboxed bot's `dir` is shown to it whole: not `/`, a top-level folder or the home folder.
-        if let Some((bot, dir)) = plan
-            .bots
+        if let Some((bot, dir)) = bots
             .iter()
             .filter(|b| b.sandbox == SandboxKind::Bubblewrap)
             .find_map(|b| {
-                let dir = b.launch.dir.as_ref()?;
+                let dir = b.dir?;
                 let real = std::fs::canonicalize(dir).ok()?;
                 bubblewrap::too_broad(&real).then_some((b, dir))
             })
@@ -192,10 +194,7 @@ impl Containment {
                 dir.display()
             ));
         }
-        if explicit_processes
-            && plan.bots.iter().any(|b| b.limits.processes.is_some())
-            && !self.enforces_processes()
-        {
+        if explicit_processes && bots.iter().any(|b| b.processes) && !self.enforces_processes() {
             return Err(
                 "limits: processes cannot be enforced here: no pids cgroup is available and \
                         RLIMIT_NPROC does not bind root (run as another user, or give the arena a \
@@ -206,14 +205,13 @@ impl Containment {
         Ok(())
     }
 
-    /// The warning for a plan whose config turned isolation off (`sandbox = "none"`) for bots given as
+    /// The warning for bots (a plan's) whose config turned isolation off (`sandbox = "none"`) for bots given as
     /// commands; `None` when every such bot is sandboxed.
-    pub fn warning(plan: &Plan) -> Option<String> {
-        let bare: Vec<&str> = plan
-            .bots
+    pub fn warning(bots: &[Confined<'_>]) -> Option<String> {
+        let bare: Vec<&str> = bots
             .iter()
             .filter(|b| !b.builtin && b.sandbox == SandboxKind::None)
-            .map(|b| b.name.as_str())
+            .map(|b| b.name)
             .collect();
         (!bare.is_empty()).then(|| {
             format!(
@@ -425,6 +423,18 @@ struct Sandbox {
     work: PathBuf,
     /// The results folder hidden from it.
     hide: Option<PathBuf>,
+}
+
+/// What [`Containment::check`] needs to know of a bot: its name, its sandbox, its `dir`, whether it
+/// has a process limit, and whether it is a built-in bot.
+#[derive(Clone, Copy, Debug)]
+pub struct Confined<'a> {
+    pub name: &'a str,
+    pub sandbox: SandboxKind,
+    pub dir: Option<&'a Path>,
+    /// A `processes` limit is set.
+    pub processes: bool,
+    pub builtin: bool,
 }
 
 /// The confinement of one bot process for one game: its cgroups, rlimits and sandbox. Owned by the

@@ -227,7 +227,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
     candidate.name = "sample-upload".into();
     let uploads = contest.plan(&contest.check("sample-upload", candidate)?)?;
     containment
-        .check(&uploads, uploads.processes_configured)
+        .check(&uploads.confined(), uploads.processes_configured)
         .map_err(anyhow::Error::msg)
         .context("the contest's uploads cannot be isolated on this machine")?;
     let (shutdown_tx, shutdown) = watch::channel(false);

@@ -86,7 +86,7 @@ pub fn register(loaded: Loaded) -> &'static Loaded {
     let sha = loaded.sha256.clone();
     let loaded: &'static Loaded = Box::leak(Box::new(loaded));
     let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
-    *t.modules.entry(sha).or_insert(loaded)
+    t.modules.entry(sha).or_insert(loaded)
 }
 
 /// The module of SHA-256 `sha256` (lower-case hex), if this process has loaded it.

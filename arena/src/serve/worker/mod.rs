@@ -431,7 +431,7 @@ async fn run_here(shared: &Shared, run: &str) -> Result<Arc<RunHere>> {
     let (plan, competition) = plan_of_run(shared, run).await?;
     shared
         .containment
-        .check(&plan, plan.processes_configured)
+        .check(&plan.confined(), plan.processes_configured)
         .map_err(anyhow::Error::msg)?;
     let folder = shared.opts.data.root.join("runs").join(run);
     let watch: Option<Arc<dyn Watch>> = competition.map(|id| {
