@@ -35,6 +35,8 @@ fn main() -> ExitCode {
         Command::Book(args) => cli::book::run(args),
         Command::Bench(args) => cli::bench::run(args),
     };
+    // Referee programs started by this command end with it (their processes, their work folders).
+    arena::referee_programs::shutdown();
     match result {
         Ok(code) => code,
         Err(e) => {

@@ -98,6 +98,10 @@ pub fn serve<E: Engine>(
                 };
                 match reply {
                     Ok(m) => writeln!(output, "bestmove {m}")?,
+                    Err(e) if e.starts_with(RULES_FAILED) => {
+                        output.flush()?;
+                        return Err(std::io::Error::other(e));
+                    }
                     Err(e) => {
                         writeln!(output, "info string error: {e}")?;
                         writeln!(output, "bestmove (none)")?;
@@ -261,12 +265,17 @@ struct Choose<'a, E, W> {
 impl<E: Engine, W: Write> GameVisitor for Choose<'_, E, W> {
     type Output = Result<String, String>;
     fn visit<G: Game>(self, mut pos: G) -> Result<String, String> {
+        let rules_failed = |pos: &G| pos.fault().map(|f| format!("{RULES_FAILED}: {f}"));
         for text in self.moves {
             let m: G::Move = text.parse().map_err(|e| format!("{e}"))?;
-            pos.play(m).map_err(|e| format!("move {text}: {e}"))?;
+            let played = pos.play(m);
+            if let Some(e) = rules_failed(&pos) {
+                return Err(e);
+            }
+            played.map_err(|e| format!("move {text}: {e}"))?;
         }
         if pos.outcome().is_some() {
-            return Err("the game is over".into());
+            return Err(rules_failed(&pos).unwrap_or_else(|| "the game is over".into()));
         }
         let limits = Limits {
             received: Some(self.received),
@@ -277,13 +286,23 @@ impl<E: Engine, W: Write> GameVisitor for Choose<'_, E, W> {
             // A failed write shows up at the next flush of the loop; nothing to do here.
             let _ = writeln!(out, "{info}");
         };
-        match self.engine.choose(&pos, &limits, &mut report) {
+        let chosen = self.engine.choose(&pos, &limits, &mut report);
+        // A module's or referee program's failure inside this bot (its own instance or process): not
+        // a move to answer with.
+        if let Some(e) = rules_failed(&pos) {
+            return Err(e);
+        }
+        match chosen {
             Some(m) => Ok(m.to_string()),
             None if self.engine.resigned() => Ok("resign".into()),
             None => Err("no legal move".into()),
         }
     }
 }
+
+/// The start of the error with which a bot ends when the rules of a module game fail in its own
+/// process ([`games::Game::fault`]): the bot exits with it on stderr rather than answer `go`.
+pub const RULES_FAILED: &str = "the game's rules failed in this bot's own process";
 
 #[cfg(test)]
 mod tests {

@@ -36,5 +36,7 @@ pub fn run(mut args: BotArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    bots::cli::run(&args.name, &args.args)
+    let code = bots::cli::run(&args.name, &args.args);
+    arena::referee_programs::shutdown();
+    code
 }

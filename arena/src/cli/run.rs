@@ -176,7 +176,7 @@ pub fn play(
     plan: Plan,
     opts: &RunOptions,
 ) -> Result<Option<RunSummary>> {
-    let (name, spec) = (plan.name.clone(), plan.spec);
+    let (name, spec) = (plan.name.clone(), arena::modules::title(&plan.spec));
     let summary = rt.block_on(tournament::run(Arc::new(plan), opts))?;
     if summary.interrupted {
         arena::errln!(

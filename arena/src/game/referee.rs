@@ -264,6 +264,17 @@ impl<'a> Referee<'a> {
                 record.termination = termination;
                 record.detail = detail;
             }
+            // A built-in engine that stopped because the rules failed in its own process (its own
+            // module instance or referee process, in a position the arena's did not reach): the
+            // rules' failure, not the bot's.
+            Err((side, forfeit))
+                if bots[side.index()].builtin
+                    && forfeit.detail.contains(bots::protocol::RULES_FAILED) =>
+            {
+                record.result = GameResult::Draw;
+                record.termination = Termination::Void;
+                record.detail = format!("{}: {}", bots[side.index()].name, forfeit.detail);
+            }
             Err((side, forfeit)) => {
                 record.result = GameResult::loss_of(side);
                 record.termination = forfeit.termination;

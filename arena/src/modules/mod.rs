@@ -28,6 +28,23 @@ pub fn load_file(path: &Path) -> Result<&'static Loaded, String> {
     module::load(&label, &bytes, Limits::default()).map_err(|e| e.to_string())
 }
 
+/// A game as people read it: a built-in game's text (`connect4 7 6`); a module's or referee program's
+/// name, variant and rules (`gomoku 15 5 (referee python3 referee.py)`), not the SHA-256 of its record.
+pub fn title(spec: &GameSpec) -> String {
+    match spec {
+        GameSpec::Module(v) => {
+            let m = v.module();
+            let words = if v.words().is_empty() {
+                String::new()
+            } else {
+                format!(" {}", v.words())
+            };
+            format!("{}{words} ({})", m.name, m.describe())
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Whether `word` names a module file rather than a built-in game (`--game connect4.wasm`).
 pub fn is_file(word: &str) -> bool {
     word.ends_with(".wasm")

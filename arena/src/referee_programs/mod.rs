@@ -203,10 +203,12 @@ impl Pool {
             }
         }
         let root = work_root();
-        std::fs::create_dir_all(&root).map_err(|e| ModuleError {
-            module: format!("referee {}", self.referee.label),
-            what: format!("cannot create {}: {e}", root.display()),
-        })?;
+        if self.referee.sandbox == SandboxKind::Bubblewrap {
+            std::fs::create_dir_all(&root).map_err(|e| ModuleError {
+                module: format!("referee {}", self.referee.label),
+                what: format!("cannot create {}: {e}", root.display()),
+            })?;
+        }
         Session::start(&self.referee, containment(), &root)
     }
 
@@ -272,6 +274,9 @@ impl Judge for Lease {
     fn frame(&mut self) -> Result<Frame, ModuleError> {
         self.s().frame()
     }
+    fn discard(&mut self) {
+        self.s().discard();
+    }
 }
 
 impl Drop for Lease {
@@ -295,6 +300,10 @@ pub fn register(referee: Referee) -> Result<&'static Loaded, String> {
         referee,
         idle: Mutex::new(Vec::new()),
     });
+    pools()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(Arc::clone(&pool));
     let session = pool.take().map_err(|e| e.to_string())?;
     let name = session.name.clone();
     pool.give_back(session);
@@ -306,6 +315,23 @@ pub fn register(referee: Referee) -> Result<&'static Loaded, String> {
     )
     .map_err(|e| e.to_string())?;
     Ok(module::register(loaded))
+}
+
+/// Every pool of this process (a registered referee's), for [`shutdown`].
+fn pools() -> &'static Mutex<Vec<Arc<Pool>>> {
+    static POOLS: OnceLock<Mutex<Vec<Arc<Pool>>>> = OnceLock::new();
+    POOLS.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Ends every idle referee process of this process (`quit`, then its process group killed, its work
+/// folder removed) and removes the referees' work root: what the arena does before it exits. Games
+/// still in progress keep theirs.
+pub fn shutdown() {
+    for pool in pools().lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        let idle = std::mem::take(&mut *pool.idle.lock().unwrap_or_else(|e| e.into_inner()));
+        drop(idle);
+    }
+    let _ = std::fs::remove_dir(work_root());
 }
 
 /// The file of results folder `dir` that keeps how to start `referee` again.

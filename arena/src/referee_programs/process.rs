@@ -128,7 +128,7 @@ impl Session {
             }
         }
         crate::sandbox::confine(&mut cmd, &jail);
-        let mut child = cmd.spawn().map_err(|e| {
+        let mut child = spawn_kept(cmd).map_err(|e| {
             err(format!(
                 "could not be started ({}): {e}",
                 referee.program.display()
@@ -182,9 +182,96 @@ impl Session {
         Ok(session)
     }
 
-    /// Whether the process may play another game: no call failed and it still runs.
+    /// Whether the process may play another game: no call failed, it still runs, and it wrote nothing
+    /// unasked.
     pub fn reusable(&mut self) -> bool {
-        !self.broken && matches!(self.child.try_wait(), Ok(None))
+        !self.broken && self.status().is_none() && self.drain_unasked().is_ok()
+    }
+
+    /// Marks the process as failed: it plays no other game.
+    pub fn discard(&mut self) {
+        self.broken = true;
+    }
+
+    /// How the process ended, if it has, without reaping it (`waitid` with `WNOWAIT`): its process
+    /// group stays its own until [`Drop`] has killed the group and then waits.
+    fn status(&self) -> Option<std::process::ExitStatus> {
+        use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
+        use std::os::unix::process::ExitStatusExt;
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        match waitid(
+            Id::Pid(nix::unistd::Pid::from_raw(self.child.id() as i32)),
+            flags,
+        ) {
+            Ok(WaitStatus::Exited(_, code)) => Some(std::process::ExitStatus::from_raw(code << 8)),
+            Ok(WaitStatus::Signaled(_, sig, _)) => {
+                Some(std::process::ExitStatus::from_raw(sig as i32))
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads what the process wrote since its last answer without being asked: untagged lines are
+    /// shown; a tagged one is an answer too many (it would be taken for the next command's).
+    fn drain_unasked(&mut self) -> Result<(), ModuleError> {
+        loop {
+            while let Some(line) = self.take_line() {
+                if let Some(answer) = line.strip_prefix(TAG) {
+                    return Err(self.fail(format!(
+                        "wrote `{TAG}{answer}` when nothing was asked (an answer too many)"
+                    )));
+                }
+                self.stray(&line);
+            }
+            if self.eof || !self.fill(Duration::ZERO) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The next complete line of what was read, without its line end.
+    fn take_line(&mut self) -> Option<String> {
+        let i = self.pending.iter().position(|&b| b == b'\n')?;
+        let line = String::from_utf8_lossy(&self.pending[..i])
+            .trim_end_matches('\r')
+            .to_string();
+        self.pending.drain(..=i);
+        Some(line)
+    }
+
+    /// An untagged line: shown (the first few of the process) and counted.
+    fn stray(&mut self, line: &str) {
+        self.stray += 1;
+        if !line.trim().is_empty() {
+            show(&self.label, "ignored an untagged line", line, &self.shown);
+        }
+    }
+
+    /// Waits up to `wait` for stdout and reads what is there: `false` when nothing came (or it ended).
+    fn fill(&mut self, wait: Duration) -> bool {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+        use std::os::fd::AsFd;
+        let ms = u16::try_from(wait.as_millis()).unwrap_or(u16::MAX);
+        let mut fds = [PollFd::new(self.stdout.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, PollTimeout::from(ms)) {
+            Ok(0) | Err(nix::errno::Errno::EINTR) => return false,
+            Ok(_) => {}
+            Err(_) => {
+                self.eof = true;
+                return false;
+            }
+        }
+        let mut chunk = [0u8; 64 * 1024];
+        match self.stdout.read(&mut chunk) {
+            Ok(0) | Err(_) => {
+                self.eof = true;
+                false
+            }
+            Ok(n) => {
+                self.pending.extend_from_slice(&chunk[..n]);
+                true
+            }
+        }
     }
 
     fn fail(&mut self, what: String) -> ModuleError {
@@ -200,6 +287,7 @@ impl Session {
         if self.broken {
             return Err(self.fail("failed before".into()));
         }
+        self.drain_unasked()?;
         let sent = self
             .stdin
             .write_all(format!("{command}\n").as_bytes())
@@ -235,30 +323,17 @@ impl Session {
     /// without the tag are shown and counted, and more than [`MAX_STRAY`] of them in a row, or a line
     /// past [`MAX_LINE`], end the wait.
     fn next_answer(&mut self, deadline: Instant) -> Event {
-        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
-        use std::os::fd::AsFd;
-        let mut scanned = 0;
         loop {
-            if let Some(i) = self.pending[scanned..].iter().position(|&b| b == b'\n') {
-                let end = scanned + i;
-                let line = String::from_utf8_lossy(&self.pending[..end]).into_owned();
-                self.pending.drain(..=end);
-                scanned = 0;
-                let text = line.trim_end_matches('\r');
-                if let Some(answer) = text.strip_prefix(TAG) {
+            while let Some(line) = self.take_line() {
+                if let Some(answer) = line.strip_prefix(TAG) {
                     self.stray = 0;
                     return Event::Answer(answer.to_string());
                 }
-                if !text.trim().is_empty() {
-                    self.stray += 1;
-                    show(&self.label, "ignored an untagged line", text, &self.shown);
-                    if self.stray > MAX_STRAY {
-                        return Event::Flood;
-                    }
+                self.stray(&line);
+                if self.stray > MAX_STRAY {
+                    return Event::Flood;
                 }
-                continue;
             }
-            scanned = self.pending.len();
             if self.pending.len() > MAX_LINE {
                 return Event::TooLong;
             }
@@ -269,24 +344,7 @@ impl Session {
             if left.is_zero() {
                 return Event::Timeout;
             }
-            let ms = u16::try_from(left.as_millis().max(1)).unwrap_or(u16::MAX);
-            let mut fds = [PollFd::new(self.stdout.as_fd(), PollFlags::POLLIN)];
-            match poll(&mut fds, PollTimeout::from(ms)) {
-                Ok(0) => continue,
-                Ok(_) => {}
-                Err(nix::errno::Errno::EINTR) => continue,
-                Err(_) => {
-                    self.eof = true;
-                    continue;
-                }
-            }
-            let mut chunk = [0u8; 64 * 1024];
-            match self.stdout.read(&mut chunk) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => self.eof = true,
-            }
+            self.fill(left.max(Duration::from_millis(1)));
         }
     }
 
@@ -304,10 +362,10 @@ impl Session {
     fn exit(&mut self, wait: Duration) -> String {
         let until = Instant::now() + wait;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return crate::sandbox::describe_exit(status),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-                _ => return "closed its output".into(),
+            match self.status() {
+                Some(status) => return crate::sandbox::describe_exit(status),
+                None if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                None => return "closed its output".into(),
             }
         }
     }
@@ -444,14 +502,52 @@ impl Judge for Session {
 }
 
 impl Drop for Session {
+    /// Says `quit` to a process in good standing, then kills its process group (while its leader is
+    /// still unreaped, so the group cannot be another's), waits for it, and ends its jail.
     fn drop(&mut self) {
-        let _ = self.stdin.write_all(b"quit\n");
+        if !self.broken {
+            let _ = self.stdin.write_all(b"quit\n");
+        }
         if let Some(jail) = self.jail.take() {
             jail.kill();
             let _ = self.child.wait();
             jail.finish();
         }
     }
+}
+
+/// Starts `cmd` on one long-lived thread of the process. A referee gets the parent-death signal
+/// (SIGKILL when the arena dies), which Linux ties to the *thread* that forked it; referee processes
+/// are kept from game to game and shared by every thread, and a short-lived one (a blocking task of
+/// the server's, a report's scoped thread) would take them with it when it ends.
+fn spawn_kept(cmd: std::process::Command) -> std::io::Result<Child> {
+    type Request = (
+        std::process::Command,
+        std::sync::mpsc::Sender<std::io::Result<Child>>,
+    );
+    static KEEPER: std::sync::OnceLock<Mutex<std::sync::mpsc::Sender<Request>>> =
+        std::sync::OnceLock::new();
+    let keeper = KEEPER.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<Request>();
+        std::thread::Builder::new()
+            .name("referee-spawner".into())
+            .spawn(move || {
+                for (mut cmd, back) in rx {
+                    let _ = back.send(cmd.spawn());
+                }
+            })
+            .expect("a thread for starting referee processes");
+        Mutex::new(tx)
+    });
+    let (back, answer) = std::sync::mpsc::channel();
+    keeper
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send((cmd, back))
+        .map_err(|_| std::io::Error::other("the referee spawner thread is gone"))?;
+    answer
+        .recv()
+        .map_err(|_| std::io::Error::other("the referee spawner thread is gone"))?
 }
 
 /// The words of `answer` after its first word `first`, trimmed.

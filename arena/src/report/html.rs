@@ -196,7 +196,11 @@ pub fn render(page: &Page) -> String {
     let records = page.records;
     let spec = records
         .first()
-        .map(|r| format!("{} {}", r.game, r.variant))
+        .map(|r| {
+            let text = format!("{} {}", r.game, r.variant);
+            text.parse::<games::GameSpec>()
+                .map_or(text, |s| crate::modules::title(&s))
+        })
         .unwrap_or_default();
     let _ = write!(
         body,

@@ -312,6 +312,19 @@ struct Shared {
     fault: Option<String>,
 }
 
+impl Shared {
+    /// Records the game's fault (the first one stays) and ends the instance: a module's is dropped, a
+    /// referee process is killed rather than given another game ([`Judge::discard`]).
+    fn fail(&mut self, what: String) {
+        self.fault.get_or_insert(what);
+        if let Some(mut j) = self.inst.take() {
+            j.discard();
+        }
+        self.held.clear();
+        self.owner = 0;
+    }
+}
+
 fn next_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
@@ -372,7 +385,7 @@ impl ModuleGame {
         match result {
             Ok(r) => r,
             Err(e) => {
-                sh.fault = Some(e.to_string());
+                sh.fail(e.to_string());
                 default
             }
         }
@@ -453,7 +466,7 @@ impl ModuleGame {
             }
             Ok(v) => v,
             Err(e) => {
-                sh.fault = Some(e.to_string());
+                sh.fail(e.to_string());
                 Verdict::Over
             }
         }
@@ -572,7 +585,7 @@ impl Game for ModuleGame {
             Verdict::Over => {
                 if self.fault().is_none() && self.outcome().is_none() {
                     let mut sh = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-                    sh.fault = Some(format!(
+                    sh.fail(format!(
                         "{}: arena_play answered 3 (the game is over) while arena_outcome says it goes on",
                         self.variant.module.describe()
                     ));
@@ -584,13 +597,11 @@ impl Game for ModuleGame {
                 // that judges a move one way in one game and another way in the next).
                 if self.fault().is_none() && self.legal_moves().contains(&m) {
                     let mut sh = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-                    sh.fault.get_or_insert_with(|| {
-                        format!(
-                            "{}: refused the move {m} ({v:?}) that its own legal moves list: its rules \
-                             contradict themselves",
-                            self.variant.module.describe()
-                        )
-                    });
+                    sh.fail(format!(
+                        "{}: refused the move {m} ({v:?}) that its own legal moves list: its rules \
+                         contradict themselves",
+                        self.variant.module.describe()
+                    ));
                     return Err(PlayError::GameOver);
                 }
                 Err(refusal(v))
@@ -609,10 +620,12 @@ impl Game for ModuleGame {
                 // The instance does not hold this position (it refused the move).
                 sh.owner = 0;
                 if let Verdict::Unparsable(r) | Verdict::Illegal(r) = v {
-                    let who = self.variant.module.describe();
-                    sh.fault.get_or_insert_with(|| {
-                        format!("{who}: an illegal move {m} was played unchecked: {r}")
-                    });
+                    if sh.fault.is_none() {
+                        let who = self.variant.module.describe();
+                        sh.fail(format!(
+                            "{who}: an illegal move {m} was played unchecked: {r}"
+                        ));
+                    }
                 }
             }
         }
@@ -629,7 +642,7 @@ impl Game for ModuleGame {
                 }
                 // The module cannot undo: the next use brings the instance back.
                 Some(Ok(false)) | None => sh.owner = 0,
-                Some(Err(e)) => sh.fault = Some(e.to_string()),
+                Some(Err(e)) => sh.fail(e.to_string()),
             }
         } else if sh.owner == self.id {
             sh.owner = 0;

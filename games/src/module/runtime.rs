@@ -122,6 +122,9 @@ pub trait Judge: Send {
     /// # Errors
     /// [`ModuleError`].
     fn frame(&mut self) -> Result<Frame, ModuleError>;
+    /// The game failed (a fault found by the caller, e.g. a replay judged differently): this judge
+    /// plays no other game (a referee process is killed, not kept for the next one).
+    fn discard(&mut self) {}
 }
 
 /// A referee program as the rules see it: what starts a game of it (a process of its own, or one
