@@ -7,7 +7,7 @@ use std::process::{Command, ExitStatus};
 use super::Jail;
 
 /// Sets up, between fork and exec, what confines the child: the parent-death signal, its cgroups, its
-/// CPUs, its rlimits, and no file descriptor but its three pipes ([`close_inherited_fds`]).
+/// CPUs, its rlimits, and no file descriptor but its three pipes (`close_inherited_fds`).
 pub fn confine(cmd: &mut Command, jail: &Jail) {
     use std::os::unix::process::CommandExt;
     die_with_the_arena(cmd);

@@ -152,15 +152,22 @@ fn a_module_that_traps_voids_its_games_and_the_run_goes_on() {
     let (folder, name) = only_folder(tmp.path());
     let records = games(tmp.path(), &name);
     assert_eq!(records.len(), 4, "{}", text(&out));
+    // The arena's instance traps on the third move played; minimax's own traps in its search first
+    // when it moves second: it stops, and that too voids the game, naming the module.
     for r in &records {
         assert_eq!(r.termination, Termination::Void, "{r:?}");
         assert!(
             r.detail
-                .starts_with("module traps.wasm: arena_play trapped"),
+                .starts_with("module traps.wasm: arena_play trapped")
+                || r.detail.starts_with("minimax: ")
+                    && r.detail.contains("module traps.wasm: arena_play trapped"),
             "{}",
             r.detail
         );
-        assert_eq!(r.moves, ["a", "a", "a"], "{r:?}");
+        assert!(
+            r.moves.len() <= 3 && r.moves.iter().all(|m| m == "a"),
+            "{r:?}"
+        );
     }
     // Nobody's games: no points, no forfeits.
     let standings = std::fs::read_to_string(folder.join("standings.csv")).unwrap();

@@ -1640,8 +1640,9 @@ fn a_200_bot_swiss_on_postgres_survives_killed_workers_a_killed_server_and_a_dat
 }
 
 /// A contest on a game the arena was not compiled with: the Gomoku referee program. An upload (the
-/// example's Python bot, as a `#!` script) is checked against the reference bot through the referee,
-/// and a competition's games are refereed, recorded and replayed from the referee's frames.
+/// example's Python bot, as a `#!` script) is checked against the reference bots through the referee,
+/// and a competition's games are refereed, shown on the live board, recorded and replayed from the
+/// referee's frames.
 #[test]
 fn a_contest_on_a_referee_programs_game_checks_uploads_and_plays_its_competitions() {
     let Some(tmp) = test_folder(Database::Sqlite) else {
@@ -1653,7 +1654,7 @@ fn a_contest_on_a_referee_programs_game_checks_uploads_and_plays_its_competition
         "name = \"c4test\"\n[check]\ngames = 2\n[upload]\nmax_mb = 1\nmax_unpacked_mb = 1\nmax_files = 100\n\
          [competition]\nformat = \"round-robin\"\ngames_per_pair = 2\nconcurrency = 2\n\
          [competition.game]\nreferee = {{ command = \"python3\", args = [{:?}] }}\nvariant = \"9 4\"\n\
-         [competition.time_control]\ntime_ms = 5000\ninc_ms = 50\n{RANDOM}",
+         [competition.time_control]\ntime_ms = 20000\ninc_ms = 50\n{RANDOM}         [[reference]]\nname = \"slow\"\nbuiltin = \"faulty\"\nargs = [\"--delay-ms\", \"100\"]\n",
         root.join("referees/gomoku/referee.py").display().to_string()
     );
     let contest = dir.join("contest.toml");
@@ -1670,10 +1671,28 @@ fn a_contest_on_a_referee_programs_game_checks_uploads_and_plays_its_competition
     let c = server.post_json("/api/competitions", &org, "{}");
     assert_eq!(c.status, 201, "{}", c.text());
     let id = c.json().unwrap()["id"].as_i64().unwrap();
+    // The live board: a game in progress, drawn from the referee's frame (the slow bot's games last
+    // seconds).
+    let live = server.wait_for(&format!("/api/competitions/{id}/live"), |v| {
+        v.as_array()
+            .is_some_and(|l| l.iter().any(|g| g["moves"].as_array().unwrap().len() > 2))
+    });
+    let game = live
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["moves"].as_array().unwrap().len() > 2)
+        .unwrap();
+    assert_eq!(game["frame"]["board"]["layout"], "points", "{game}");
+    assert_eq!(game["frame"]["board"]["cols"], 9, "{game}");
+    assert!(
+        game["frame"]["pieces"].as_array().unwrap().len() > 2,
+        "{game}"
+    );
     let done = server.wait_for(&format!("/api/competitions/{id}"), |v| {
         v["status"] == "finished"
     });
-    assert_eq!(done["games"], 2, "{done}");
+    assert_eq!(done["games"], 6, "{done}");
     let csv = server.get(&format!("/competitions/{id}/games.csv"), None);
     let first_game = csv
         .text()
@@ -1697,8 +1716,9 @@ fn a_contest_on_a_referee_programs_game_checks_uploads_and_plays_its_competition
     );
     assert_eq!(g["replay"]["board"]["layout"], "points", "{g}");
     assert_eq!(g["replay"]["board"]["cols"], 9, "{g}");
-    // The python bot sees the four it can make and the one to block; random does not: it wins both.
+    // The python bot sees the four it can make and the one to block; random and the slow bot do
+    // not: it wins its four games.
     let standings = done["standings"].as_array().unwrap();
     let py = standings.iter().find(|r| r["bot"] == "gomoku-py").unwrap();
-    assert_eq!(py["points"], 2.0, "{done}");
+    assert_eq!(py["points"], 4.0, "{done}");
 }
