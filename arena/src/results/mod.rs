@@ -353,9 +353,16 @@ fn parse_games<R: std::io::Read>(
             .map_err(anyhow::Error::msg)
             .with_context(|| format!("{}: game {id}", path.display()))?;
         if let Err(why) = verify::verify(&game) {
+            // A module's or referee program's game: the rules themselves may judge differently now.
+            let rules = if game.game == "module" {
+                "; or the game module or referee program judges these moves differently from when \
+                 they were played (it is not deterministic)"
+            } else {
+                ""
+            };
             bail!(
                 "{}: line {line}, game {id}: the row does not follow from its moves: {why} (edited \
-                 by hand or by a bot? restore the row, or start afresh with --fresh)",
+                 by hand or by a bot? restore the row, or start afresh with --fresh{rules})",
                 path.display()
             );
         }

@@ -254,6 +254,34 @@ fn a_referee_changed_under_its_results_folder_is_refused_by_its_readers() {
     );
 }
 
+/// The same referee (its files unchanged) that judges a recorded game otherwise when its folder is
+/// read: the reader refuses the folder and says the rules may be at fault.
+#[test]
+fn a_referee_that_judges_a_record_otherwise_on_re_refereeing_is_named_by_the_reader() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = faulty_config(tmp.path(), "none", "");
+    let out = run(tmp.path(), &path, &["--no-progress"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(games(tmp.path(), "faulty")
+        .iter()
+        .all(|r| r.termination != Termination::Void));
+    // Read again by a referee that refuses, from its second game on, a move it lists as legal.
+    let out = arena()
+        .arg("report")
+        .arg(tmp.path().join("results/faulty"))
+        .env("FAULTY_MODE", "nondeterministic")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the row does not follow from its moves")
+            && stderr.contains("referee python3 faulty.py none")
+            && stderr.contains("judges these moves differently from when they were played"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn check_game_runs_the_conformance_test_on_a_referee_config() {
     let tmp = tempfile::tempdir().unwrap();
