@@ -230,6 +230,10 @@ impl Match {
                     .file_stem()
                     .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
             }
+            // A referee program's match (`--game CONFIG.toml`): named after the referee.
+            _ if self.game.name.is_empty() && self.game.keys.contains_key("referee") => {
+                "referee".to_string()
+            }
             _ => self.game.name.clone(),
         };
         let name = format!("{}-vs-{}-{}", self.bots[0].name, self.bots[1].name, game);

@@ -322,10 +322,12 @@ impl GameConfig {
     /// The `[game]` table of a game's text as the protocol's `game` command writes it (`kalah 6 4`,
     /// `connect4`): the name, and each word given under its key (`pits = 6`, `seeds = 4`). A first word
     /// ending in `.wasm` is a game module's file (made absolute: `module`), the other words its
-    /// `variant`. Nothing is checked but the number of words; [`crate::plan::Plan::new`] checks the rest.
+    /// `variant`; one ending in `.toml` is a config whose `[game]` is taken, the other words its
+    /// `variant` ([`GameConfig::of_config`]: how a referee program's game is named on the command
+    /// line). Nothing is checked but the number of words; [`crate::plan::Plan::new`] checks the rest.
     ///
     /// # Errors
-    /// An unknown game, or more words than the game has keys.
+    /// An unknown game, more words than the game has keys, a config that cannot be read.
     pub fn from_words(text: &str) -> Result<GameConfig, String> {
         let mut words = text.split_whitespace();
         let name = words.next().unwrap_or_default();
@@ -346,6 +348,10 @@ impl GameConfig {
                 keys,
             });
         }
+        if name.ends_with(".toml") {
+            // A config's game (a referee program's, say), then the variant's words.
+            return GameConfig::of_config(Path::new(name), &words.collect::<Vec<_>>().join(" "));
+        }
         let kind: games::GameKind = name.parse().map_err(|e| format!("{e}"))?;
         let rest: Vec<&str> = words.collect();
         let params = kind.params();
@@ -365,6 +371,50 @@ impl GameConfig {
             name: kind.name().to_string(),
             keys,
         })
+    }
+
+    /// The `[game]` table of the config `path` (`--game configs/referee-gomoku.toml`), its paths made
+    /// absolute (a module's file; a referee's command given as a path and its arguments that name
+    /// files, relative to the config's folder), with `variant` replaced by `words` when given.
+    ///
+    /// # Errors
+    /// The config cannot be read or parsed.
+    pub fn of_config(path: &Path, words: &str) -> Result<GameConfig, String> {
+        let config = Config::load(path).map_err(|e| e.to_string())?;
+        let base = path.parent().filter(|p| !p.as_os_str().is_empty());
+        let base = std::path::absolute(base.unwrap_or(Path::new(".")))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let absolute = |word: &str| -> String {
+            let p = base.join(word);
+            if Path::new(word).is_absolute() || !p.exists() {
+                word.to_string()
+            } else {
+                p.display().to_string()
+            }
+        };
+        let mut game = config.game;
+        if let Some(toml::Value::String(m)) = game.keys.get_mut("module") {
+            *m = absolute(m);
+        }
+        if let Some(toml::Value::Table(r)) = game.keys.get_mut("referee") {
+            if let Some(toml::Value::String(c)) = r.get_mut("command") {
+                if c.contains('/') {
+                    *c = absolute(c);
+                }
+            }
+            if let Some(toml::Value::Array(args)) = r.get_mut("args") {
+                for a in args.iter_mut() {
+                    if let toml::Value::String(w) = a {
+                        *w = absolute(w);
+                    }
+                }
+            }
+        }
+        if !words.is_empty() {
+            game.keys
+                .insert("variant".into(), toml::Value::String(words.to_string()));
+        }
+        Ok(game)
     }
 
     /// Sets key `key` to `value` (a flag such as `--width 8`): a number if it reads as one.

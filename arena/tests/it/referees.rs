@@ -282,6 +282,34 @@ fn a_referee_that_judges_a_record_otherwise_on_re_refereeing_is_named_by_the_rea
     );
 }
 
+/// `--game CONFIG.toml [VARIANT…]`: a config's referee on the command line, its paths relative to the
+/// config's folder wherever the command runs.
+#[test]
+fn arena_match_takes_a_referee_config_as_its_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = repo("configs/referee-gomoku.toml");
+    let out = crate::match_cmd::arena_match(
+        tmp.path(),
+        &[
+            "builtin:random",
+            "builtin:minimax",
+            "--game",
+            &format!("{} 9 4", config.display()),
+            "--games",
+            "2",
+            "--set-b",
+            "depth=1",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let records = games(tmp.path(), "random-vs-minimax-referee");
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert!(r.variant.ends_with(" 9 4"), "{r:?}");
+        assert_eq!(r.termination, Termination::Normal, "{r:?}");
+    }
+}
+
 #[test]
 fn check_game_runs_the_conformance_test_on_a_referee_config() {
     let tmp = tempfile::tempdir().unwrap();
