@@ -74,26 +74,45 @@ fn micros(d: Duration) -> f64 {
 
 /// Mean time of one `isready`→`readyok` exchange over plain blocking pipes.
 fn bare_round_trip(exe: &Path, n: usize) -> Result<Duration> {
-    let mut child = Command::new(exe)
-        .args(["bot", "random"])
+    let mut bot = Command::new(exe);
+    bot.args(["bot", "random"]);
+    pipe_round_trip(
+        &mut bot,
+        ugi::ISREADY,
+        |line| ugi::BotLine::read(line) == ugi::BotLine::ReadyOk,
+        n,
+    )
+    .context("arena bot random")
+}
+
+/// The mean time of `n` exchanges with the process `cmd` starts (after `n / 10` unmeasured, so that
+/// its start is not counted): `request` written and flushed, one line read back, which `answered`
+/// must accept. Blocking std pipes on one thread: the floor of a round trip.
+///
+/// # Errors
+/// The process cannot be started, or answers otherwise.
+pub(crate) fn pipe_round_trip(
+    cmd: &mut Command,
+    request: &str,
+    answered: impl Fn(&str) -> bool,
+    n: usize,
+) -> Result<Duration> {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .context("starting arena bot random")?;
+        .context("starting the process")?;
     let mut stdin = child.stdin.take().context("stdin")?;
     let mut stdout = BufReader::new(child.stdout.take().context("stdout")?);
     let mut line = String::new();
     // Built once: the loop measures the pipe, not the formatting.
-    let request = format!("{}\n", ugi::ISREADY);
+    let request = format!("{request}\n");
     let mut exchange = |stdin: &mut std::process::ChildStdin| -> Result<()> {
         stdin.write_all(request.as_bytes())?;
         stdin.flush()?;
         line.clear();
         stdout.read_line(&mut line)?;
-        anyhow::ensure!(
-            ugi::BotLine::read(&line) == ugi::BotLine::ReadyOk,
-            "unexpected {line:?}"
-        );
+        anyhow::ensure!(answered(&line), "unexpected {line:?}");
         Ok(())
     };
     for _ in 0..n / 10 {
@@ -103,7 +122,7 @@ fn bare_round_trip(exe: &Path, n: usize) -> Result<Duration> {
     for _ in 0..n {
         exchange(&mut stdin)?;
     }
-    let mean = start.elapsed() / n as u32;
+    let mean = start.elapsed() / n.max(1) as u32;
     drop(stdin);
     let _ = child.wait();
     Ok(mean)

@@ -5,9 +5,8 @@
 //! at once (blocking `read_line` on the same thread: the floor that pipes and the interpreter set). The
 //! difference between the two is the arena's own cost a move.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -23,21 +22,9 @@ use rand_chacha::ChaCha8Rng;
 /// # Errors
 /// A config without a referee, a referee that cannot be started or faults, no `python3`.
 pub fn run(config: &Path, games: usize, round_trips: usize) -> Result<()> {
-    let cfg = crate::config::Config::load(config)?;
-    let base = config
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let referee = crate::referee_programs::of_config(&cfg, base)
-        .map_err(anyhow::Error::msg)?
-        .with_context(|| format!("{}: its [game] has no referee", config.display()))?;
-    let words = match cfg.game.keys.get("variant") {
-        Some(toml::Value::String(s)) => s.clone(),
-        Some(toml::Value::Integer(n)) => n.to_string(),
-        _ => String::new(),
-    };
-    let label = referee.label.clone();
-    let loaded = crate::referee_programs::register(referee).map_err(anyhow::Error::msg)?;
+    let (loaded, words) =
+        crate::referee_programs::of_config_file(config).map_err(anyhow::Error::msg)?;
+    let label = loaded.label.clone();
     let variant = ModuleVariant::new(loaded, &words).map_err(anyhow::Error::msg)?;
 
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -93,34 +80,12 @@ pub fn run(config: &Path, games: usize, round_trips: usize) -> Result<()> {
 
 /// The mean time, µs, of `n` round trips to a Python process that answers every line with one line.
 fn bare_round_trip(n: usize) -> Result<f64> {
-    let mut child = Command::new("python3")
-        .args([
-            "-c",
-            "import sys\nfor line in sys.stdin:\n    sys.stdout.write('@ref ok next 0\\n')\n    sys.stdout.flush()\n",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("starting python3")?;
-    let mut stdin = child.stdin.take().context("stdin")?;
-    let mut stdout = BufReader::new(child.stdout.take().context("stdout")?);
-    let mut line = String::new();
-    // Warm up: the interpreter's start is not a round trip.
-    for _ in 0..100 {
-        stdin.write_all(b"play h8\n")?;
-        stdin.flush()?;
-        line.clear();
-        stdout.read_line(&mut line)?;
-    }
-    let t = Instant::now();
-    for _ in 0..n {
-        stdin.write_all(b"play h8\n")?;
-        stdin.flush()?;
-        line.clear();
-        stdout.read_line(&mut line)?;
-    }
-    let us = t.elapsed().as_secs_f64() * 1e6 / n.max(1) as f64;
-    drop(stdin);
-    let _ = child.wait();
-    Ok(us)
+    let mut python = Command::new("python3");
+    python.args([
+        "-c",
+        "import sys\nfor line in sys.stdin:\n    sys.stdout.write('@ref ok next 0\\n')\n    sys.stdout.flush()\n",
+    ]);
+    let mean = super::pipe_round_trip(&mut python, "play h8", |l| l.starts_with("@ref ok"), n)
+        .context("python3")?;
+    Ok(mean.as_secs_f64() * 1e6)
 }

@@ -38,18 +38,22 @@ pub struct CheckGameArgs {
 pub fn run(args: CheckGameArgs) -> Result<ExitCode> {
     let is_config = args.module.extension().and_then(|e| e.to_str()) == Some("toml");
     let loaded = if is_config {
-        referee_of(&args.module)
+        arena::referee_programs::of_config_file(&args.module)
     } else {
-        arena::modules::load_file(&args.module)
+        arena::modules::load_file(&args.module).map(|m| (m, String::new()))
     };
-    let loaded = match loaded {
+    let (loaded, words) = match loaded {
         Ok(m) => m,
         Err(e) => {
             errln!("{e}");
             return Ok(ExitCode::FAILURE);
         }
     };
-    let mut variant = args.variant.clone();
+    let variant = if args.variant.is_empty() {
+        words
+    } else {
+        args.variant.clone()
+    };
     if is_config {
         outln!(
             "{}: the referee program {}, the game {:?}, identity {}",
@@ -58,16 +62,6 @@ pub fn run(args: CheckGameArgs) -> Result<ExitCode> {
             loaded.name,
             loaded.sha256
         );
-        if variant.is_empty() {
-            variant = arena::config::Config::load(&args.module)
-                .ok()
-                .and_then(|c| match c.game.keys.get("variant") {
-                    Some(toml::Value::String(s)) => Some(s.clone()),
-                    Some(toml::Value::Integer(n)) => Some(n.to_string()),
-                    _ => None,
-                })
-                .unwrap_or_default();
-        }
     } else {
         outln!(
             "{}: the game {:?}, sha256 {}, {} KiB",
@@ -100,17 +94,4 @@ pub fn run(args: CheckGameArgs) -> Result<ExitCode> {
             Ok(ExitCode::FAILURE)
         }
     }
-}
-
-/// The referee program of the config `path` (`[game] referee`), started.
-fn referee_of(path: &std::path::Path) -> Result<&'static games::module::Loaded, String> {
-    let config = arena::config::Config::load(path).map_err(|e| e.to_string())?;
-    let base = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let referee = arena::referee_programs::of_config(&config, base)
-        .map_err(|e| format!("{}: [game] referee: {e}", path.display()))?
-        .ok_or_else(|| format!("{}: its [game] has no referee", path.display()))?;
-    arena::referee_programs::register(referee)
 }

@@ -16,7 +16,7 @@ use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::watch;
 
 use crate::plan::Launch;
-use crate::sandbox::{confine, describe_exit, Jail};
+use crate::sandbox::{confine, describe_exit, own_group, Jail};
 
 /// The longest line a bot may write, bytes (without the newline). Longer is a protocol error.
 /// What comes before the last line of a bot's stderr in the description of how it ended (and so in a
@@ -224,21 +224,7 @@ impl BotProcess {
         if let Some(dir) = &exec.dir {
             cmd.current_dir(dir);
         }
-        if exec.sandboxed {
-            // A sandboxed bot: an empty environment for bwrap, and a session of its own, whose id is
-            // its pid as a process group's would be (so suspending and killing by group still work).
-            cmd.env_clear();
-            // SAFETY: setsid is async-signal-safe and allocates nothing.
-            unsafe {
-                cmd.pre_exec(|| {
-                    nix::unistd::setsid()
-                        .map(|_| ())
-                        .map_err(std::io::Error::from)
-                });
-            }
-        } else {
-            cmd.process_group(0);
-        }
+        own_group(cmd.as_std_mut(), exec.sandboxed);
         confine(cmd.as_std_mut(), &jail);
         let mut child = cmd.spawn()?;
         let pid = child.id().map(|p| p as i32);

@@ -15,6 +15,10 @@ use games::GameSpec;
 /// The folder of a results folder that keeps the modules its records were played with.
 pub const FOLDER: &str = "modules";
 
+/// The end of the name of a file in [`FOLDER`] that keeps how to start a referee program
+/// (`<identity>.referee.toml`, `crate::referee_programs`).
+pub const KEPT_REFEREE: &str = ".referee.toml";
+
 /// Reads and loads the module file `path` (named by its file name in messages).
 ///
 /// # Errors
@@ -99,7 +103,7 @@ pub fn copy_kept(from: &Path, into: &Path) -> Result<()> {
             .join(path.file_name().expect("an entry has a name"));
         // A module, or how to start a referee program (`<identity>.referee.toml`, docs/referees.md).
         let kept = path.extension().and_then(|e| e.to_str()) == Some("wasm")
-            || path.to_string_lossy().ends_with(".referee.toml");
+            || path.to_string_lossy().ends_with(KEPT_REFEREE);
         if kept && !to.exists() {
             std::fs::copy(&path, &to)
                 .with_context(|| format!("copying {} to {}", path.display(), to.display()))?;

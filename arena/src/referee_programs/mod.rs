@@ -123,6 +123,13 @@ impl Referee {
     }
 }
 
+impl Referee {
+    /// `referee WORDS`: how messages name it (as [`Loaded::describe`] does).
+    pub fn describe(&self) -> String {
+        format!("referee {}", self.label)
+    }
+}
+
 /// The referee program of `config`'s `[game] referee`, resolved against the config's folder `base`;
 /// `None` for another game.
 ///
@@ -136,6 +143,28 @@ pub fn of_config(config: &crate::config::Config, base: &Path) -> Result<Option<R
         format!("expected {{ command = \"…\", args = […] }} (docs/referees.md): {e}")
     })?;
     Referee::resolve(&table, base, config.sandbox).map(Some)
+}
+
+/// The referee program of the config file `path` (`[game] referee`), started, and the config's
+/// `variant` words (`""` when it names none): what `arena check-game` and `arena bench referee` take.
+///
+/// # Errors
+/// The config cannot be read, has no referee, or the referee cannot be resolved or started.
+pub fn of_config_file(path: &Path) -> Result<(&'static Loaded, String), String> {
+    let config = crate::config::Config::load(path).map_err(|e| e.to_string())?;
+    let base = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let referee = of_config(&config, base)
+        .map_err(|e| format!("{}: [game] referee: {e}", path.display()))?
+        .ok_or_else(|| format!("{}: its [game] has no referee", path.display()))?;
+    let words = match config.game.keys.get("variant") {
+        Some(toml::Value::String(s)) => s.clone(),
+        Some(toml::Value::Integer(n)) => n.to_string(),
+        _ => String::new(),
+    };
+    Ok((register(referee)?, words))
 }
 
 /// The identity of `referee`: the SHA-256 (lower-case hex) of `arena referee 1` and a line per word —
@@ -205,7 +234,7 @@ impl Pool {
         let root = work_root();
         if self.referee.sandbox == SandboxKind::Bubblewrap {
             std::fs::create_dir_all(&root).map_err(|e| ModuleError {
-                module: format!("referee {}", self.referee.label),
+                module: self.referee.describe(),
                 what: format!("cannot create {}: {e}", root.display()),
             })?;
         }
@@ -336,8 +365,11 @@ pub fn shutdown() {
 
 /// The file of results folder `dir` that keeps how to start `referee` again.
 pub fn kept(dir: &Path, referee: &Referee) -> PathBuf {
-    dir.join(crate::modules::FOLDER)
-        .join(format!("{}.referee.toml", referee.identity))
+    dir.join(crate::modules::FOLDER).join(format!(
+        "{}{}",
+        referee.identity,
+        crate::modules::KEPT_REFEREE
+    ))
 }
 
 /// Keeps `referee` in results folder `dir` (`modules/<identity>.referee.toml`), unless kept already.
@@ -365,7 +397,7 @@ pub fn keep(dir: &Path, referee: &Referee) -> anyhow::Result<()> {
 pub fn is_kept_file(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| n.ends_with(".referee.toml"))
+        .is_some_and(|n| n.ends_with(crate::modules::KEPT_REFEREE))
 }
 
 /// Registers every referee kept in results folder `dir` (none when it has no `modules` folder), so
@@ -401,7 +433,7 @@ pub fn load_kept(path: &Path) -> anyhow::Result<()> {
     let stem = path
         .file_name()
         .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_suffix(".referee.toml"))
+        .and_then(|n| n.strip_suffix(crate::modules::KEPT_REFEREE))
         .unwrap_or("");
     anyhow::ensure!(
         stem == referee.identity,

@@ -84,7 +84,7 @@ impl Session {
     ) -> Result<Session, ModuleError> {
         static SERIAL: AtomicUsize = AtomicUsize::new(0);
         let err = |what: String| ModuleError {
-            module: format!("referee {}", referee.label),
+            module: referee.describe(),
             what,
         };
         let n = SERIAL.fetch_add(1, Ordering::Relaxed) + 1;
@@ -111,22 +111,7 @@ impl Session {
         if let Some(dir) = &exec.dir {
             cmd.current_dir(dir);
         }
-        {
-            use std::os::unix::process::CommandExt;
-            if exec.sandboxed {
-                cmd.env_clear();
-                // SAFETY: setsid is async-signal-safe and allocates nothing.
-                unsafe {
-                    cmd.pre_exec(|| {
-                        nix::unistd::setsid()
-                            .map(|_| ())
-                            .map_err(std::io::Error::from)
-                    });
-                }
-            } else {
-                cmd.process_group(0);
-            }
-        }
+        crate::sandbox::own_group(&mut cmd, exec.sandboxed);
         crate::sandbox::confine(&mut cmd, &jail);
         let mut child = spawn_kept(cmd).map_err(|e| {
             err(format!(
@@ -146,7 +131,7 @@ impl Session {
             std::thread::spawn(move || read_stderr(stderr, &label, &shown, &last));
         }
         let mut session = Session {
-            label: format!("referee {}", referee.label),
+            label: referee.describe(),
             child,
             stdin,
             stdout,

@@ -197,15 +197,21 @@ pub struct RunLock {
     _file: File,
 }
 
+/// Loads the rules the folder of `games.csv` file `path` kept (its modules, its referee programs), so
+/// that its games are parsed and re-refereed through the rules they were played with.
+fn load_rules(path: &Path) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    crate::modules::load_kept(dir)?;
+    crate::referee_programs::load_kept_in(dir)
+}
+
 /// Reads a `games.csv` file.
 ///
 /// # Errors
 /// An unreadable file, a row that does not parse (with its line number), a second header line or a game
 /// recorded twice (the marks of two runs writing the file at once).
 pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
-    // The games of a game module are parsed and re-refereed through the module its folder kept.
-    crate::modules::load_kept(path.parent().unwrap_or(Path::new(".")))?;
-    crate::referee_programs::load_kept_in(path.parent().unwrap_or(Path::new(".")))?;
+    load_rules(path)?;
     let reader =
         csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     parse_games(reader, path, 0, &mut Default::default())
@@ -218,8 +224,7 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
 /// # Errors
 /// See [`read_games_csv`].
 pub fn read_games_live(path: &Path) -> Result<Vec<GameRecord>> {
-    crate::modules::load_kept(path.parent().unwrap_or(Path::new(".")))?;
-    crate::referee_programs::load_kept_in(path.parent().unwrap_or(Path::new(".")))?;
+    load_rules(path)?;
     let bytes = complete_lines(path)?;
     if bytes.is_empty() {
         return Ok(Vec::new());

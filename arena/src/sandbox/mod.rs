@@ -22,7 +22,7 @@ pub mod launch;
 pub mod limits;
 mod spawn;
 
-pub use spawn::{confine, describe_exit};
+pub use spawn::{confine, describe_exit, own_group};
 pub mod reaper;
 pub mod rlimit;
 
@@ -79,47 +79,30 @@ impl Containment {
     /// [`Containment::probe`], with cgroups left out when `cgroups` is false (the fallback layers alone:
     /// rlimits, the subreaper, SIGSTOP), as `ARENA_NO_CGROUPS=1` does for a whole run.
     pub fn probe_layers(cgroups: bool) -> Arc<Containment> {
-        let bwrap = bubblewrap::find();
-        Arc::new(Containment {
-            cgroups: if cgroups {
-                Cgroups::probe()
-            } else {
-                Cgroups::default()
-            },
-            subreaper: reaper::become_subreaper(),
-            bwrap_sizes: bwrap.as_deref().is_some_and(bubblewrap::sizes),
-            private: std::sync::OnceLock::new(),
-            bwrap_works: std::sync::OnceLock::new(),
-            bwrap,
-            root: nix::unistd::geteuid().is_root(),
-            reaper: Reaper::process(),
-            serial: AtomicU64::new(0),
-        })
+        let cgroups = if cgroups {
+            Cgroups::probe()
+        } else {
+            Cgroups::default()
+        };
+        Containment::with_layers(cgroups, reaper::become_subreaper(), bubblewrap::find())
     }
 
     /// No layer but process groups and the parent-death signal (for the arena's own benchmarks).
     pub fn bare() -> Arc<Containment> {
-        Arc::new(Containment {
-            cgroups: Cgroups::default(),
-            subreaper: false,
-            bwrap: None,
-            bwrap_sizes: false,
-            private: std::sync::OnceLock::new(),
-            bwrap_works: std::sync::OnceLock::new(),
-            root: nix::unistd::geteuid().is_root(),
-            reaper: Reaper::process(),
-            serial: AtomicU64::new(0),
-        })
+        Containment::with_layers(Cgroups::default(), false, None)
     }
 
     /// The containment of referee programs (`crate::referee_programs`): bubblewrap when installed, no
     /// cgroups, and neither adopting nor reaping orphans, which would take the processes of whatever
     /// else runs in this process for orphans (a test reading a results folder beside running arenas).
     pub fn for_referees() -> Arc<Containment> {
-        let bwrap = bubblewrap::find();
+        Containment::with_layers(Cgroups::default(), false, bubblewrap::find())
+    }
+
+    fn with_layers(cgroups: Cgroups, subreaper: bool, bwrap: Option<PathBuf>) -> Arc<Containment> {
         Arc::new(Containment {
-            cgroups: Cgroups::default(),
-            subreaper: false,
+            cgroups,
+            subreaper,
             bwrap_sizes: bwrap.as_deref().is_some_and(bubblewrap::sizes),
             private: std::sync::OnceLock::new(),
             bwrap_works: std::sync::OnceLock::new(),

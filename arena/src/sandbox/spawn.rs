@@ -120,3 +120,24 @@ pub fn describe_exit(status: ExitStatus) -> String {
         "ended".into()
     }
 }
+
+/// Gives the child its own process group, so that it and everything it starts are suspended and
+/// killed together; a `sandboxed` child (bwrap) instead gets an empty environment (the bot could read
+/// it as its pid 1) and a session of its own, whose id is its pid as a process group's would be (no
+/// controlling terminal to push keystrokes into, CVE-2017-5226).
+pub fn own_group(cmd: &mut Command, sandboxed: bool) {
+    use std::os::unix::process::CommandExt;
+    if sandboxed {
+        cmd.env_clear();
+        // SAFETY: setsid is async-signal-safe and allocates nothing.
+        unsafe {
+            cmd.pre_exec(|| {
+                nix::unistd::setsid()
+                    .map(|_| ())
+                    .map_err(std::io::Error::from)
+            });
+        }
+    } else {
+        cmd.process_group(0);
+    }
+}

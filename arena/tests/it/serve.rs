@@ -258,6 +258,16 @@ impl Server {
         }
     }
 
+    /// A game of competition `id` on the live board once it is past its second move.
+    fn live_game(&self, id: i64) -> Value {
+        let past_two = |g: &Value| g["moves"].as_array().unwrap().len() > 2;
+        let live = self.wait_for(&format!("/api/competitions/{id}/live"), |v| {
+            v.as_array().is_some_and(|l| l.iter().any(past_two))
+        });
+        let game = live.as_array().unwrap().iter().find(|g| past_two(g));
+        game.unwrap().clone()
+    }
+
     /// A test competition created by the organiser `org`: its id and its `games.csv` (contest
     /// `c4test` in `dir`).
     fn new_competition(&self, org: &str, dir: &Path) -> (i64, PathBuf) {
@@ -997,16 +1007,7 @@ fn an_arena_workers_games_show_on_the_live_board(db: Database) {
     server.upload_first_bot(&alice);
     let (id, _) = server.new_competition(&org, dir);
     let path = format!("/api/competitions/{id}");
-    let live = server.wait_for(&format!("{path}/live"), |v| {
-        v.as_array()
-            .is_some_and(|l| l.iter().any(|g| g["moves"].as_array().unwrap().len() > 2))
-    });
-    let game = live
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["moves"].as_array().unwrap().len() > 2)
-        .unwrap();
+    let game = server.live_game(id);
     // A game of this competition in the middle: its players, its moves and the board after them.
     let gid = game["id"].as_str().unwrap();
     assert!(gid.starts_with('g'), "{game}");
@@ -1673,16 +1674,7 @@ fn a_contest_on_a_referee_programs_game_checks_uploads_and_plays_its_competition
     let id = c.json().unwrap()["id"].as_i64().unwrap();
     // The live board: a game in progress, drawn from the referee's frame (the slow bot's games last
     // seconds).
-    let live = server.wait_for(&format!("/api/competitions/{id}/live"), |v| {
-        v.as_array()
-            .is_some_and(|l| l.iter().any(|g| g["moves"].as_array().unwrap().len() > 2))
-    });
-    let game = live
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["moves"].as_array().unwrap().len() > 2)
-        .unwrap();
+    let game = server.live_game(id);
     assert_eq!(game["frame"]["board"]["layout"], "points", "{game}");
     assert_eq!(game["frame"]["board"]["cols"], 9, "{game}");
     assert!(

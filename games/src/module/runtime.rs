@@ -278,11 +278,6 @@ impl Loaded {
         }
     }
 
-    /// Whether these are a referee program's rules (not a module's).
-    pub fn is_program(&self) -> bool {
-        matches!(self.rules, Rules::Program(_))
-    }
-
     /// A judge with no game yet: a new instance of the module, or a referee process.
     ///
     /// # Errors
