@@ -178,6 +178,10 @@ pub struct LimitsConfig {
     pub file_mb: Option<u64>,
     /// Open file descriptors per process (`RLIMIT_NOFILE`). Default 1024.
     pub open_files: Option<u64>,
+    /// Size of each writable folder of a sandboxed bot, MiB: its `HOME` (its working folder), `/tmp`
+    /// and `/dev/shm` are each a tmpfs this large (bubblewrap's `--size`), so nothing it writes reaches
+    /// the host's disk. Default 256.
+    pub disk_mb: Option<u64>,
 }
 
 /// A sandbox for bot processes. A config that names none gets `bubblewrap` for every bot given as a

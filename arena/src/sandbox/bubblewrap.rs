@@ -8,10 +8,12 @@
 //!   `/etc/shadow`, `/etc/ssl/private`, …);
 //! - its own folders, read-only: its command's folder, its `dir`, and every file or folder its `args`
 //!   name;
-//! - a writable folder of its own under the run's folder (removed after the game): its `HOME`, and its
-//!   working directory unless the config gives it a `dir` (then that, read-only);
-//! - a private `/tmp` and `/dev/shm` (tmpfs, each no larger than the bot's memory limit, whose pages the
-//!   memory cgroup counts; gone with the bot's namespace), a minimal `/dev` and its own `/proc`.
+//! - a writable folder of its own at a path under the run's folder: its `HOME`, and its working
+//!   directory unless the config gives it a `dir` (then that, read-only); a tmpfs of `[limits] disk_mb`
+//!   (nothing it writes reaches the host's disk; gone with the game);
+//! - a private `/tmp` and `/dev/shm` (tmpfs, each no larger than `disk_mb` nor the bot's memory limit;
+//!   the memory cgroup counts their pages; gone with the bot's namespace), a minimal `/dev` and its
+//!   own `/proc`.
 //!
 //! Nothing else of the host exists inside: no `/run`, `/var`, `/home`, `/root`, `/sys`, no other bot's
 //! folder, no results folder, so no Unix socket of the host can be reached but one inside the bot's own
@@ -102,6 +104,7 @@ pub fn works(bwrap: &Path, sizes: bool) -> Result<(), String> {
             hide: None,
             visible: &[],
             tmpfs_bytes: sizes.then_some(1 << 20),
+            work_bytes: sizes.then_some(1 << 20),
             private: &[],
         },
     );
@@ -146,6 +149,9 @@ pub struct Folders<'a> {
     /// also when this bwrap has no `--size`, which came with bubblewrap 0.8: the memory cgroup still
     /// counts their pages).
     pub tmpfs_bytes: Option<u64>,
+    /// The size of its writable folder, bytes: `work` is then a tmpfs of this size instead of the host
+    /// folder bound (`None`: the host folder, where what it writes reaches the disk).
+    pub work_bytes: Option<u64>,
     /// What to cover under the system folders ([`private_entries`]).
     pub private: &'a [PathBuf],
 }
@@ -280,7 +286,16 @@ pub fn command_line(program: &Path, args: &[String], f: &Folders<'_>) -> Vec<OsS
         }
         push(&["--tmpfs".as_ref(), h.as_os_str()]);
     }
-    push(&["--bind".as_ref(), f.work.as_os_str(), f.work.as_os_str()]);
+    match f.work_bytes.map(|b| OsString::from(b.to_string())) {
+        // Its writable folder in memory, of a capped size: nothing it writes reaches the host's disk.
+        Some(size) => push(&[
+            "--size".as_ref(),
+            size.as_os_str(),
+            "--tmpfs".as_ref(),
+            f.work.as_os_str(),
+        ]),
+        None => push(&["--bind".as_ref(), f.work.as_os_str(), f.work.as_os_str()]),
+    }
     push(&["--chdir".as_ref(), f.cwd.unwrap_or(f.work).as_os_str()]);
     push(&["--clearenv".as_ref()]);
     push(&[
@@ -319,6 +334,7 @@ mod tests {
                 hide: Some(Path::new("/r/t")),
                 visible: &visible,
                 tmpfs_bytes: Some(1 << 30),
+                work_bytes: None,
                 private: &[PathBuf::from("/etc/ssl/private")],
             },
         );
@@ -380,6 +396,7 @@ mod tests {
                 hide: Some(Path::new("/r")),
                 visible: &[PathBuf::from("/opt/bot")],
                 tmpfs_bytes: None,
+                work_bytes: None,
                 private: &[],
             },
         );

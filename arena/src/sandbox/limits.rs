@@ -17,18 +17,22 @@ pub struct Limits {
     pub file_mb: Option<u64>,
     /// Open file descriptors per process (`RLIMIT_NOFILE`).
     pub open_files: Option<u64>,
+    /// Size of each writable folder in the bubblewrap sandbox (its `HOME` and working folder, `/tmp`,
+    /// `/dev/shm`: each a tmpfs of this size, in memory the memory cgroup counts), MiB.
+    pub disk_mb: Option<u64>,
 }
 
 impl Limits {
     /// The defaults of every key left out: 1024 MiB, 128 processes, no CPU limit (the clock bounds a
-    /// bot's thinking and an idle bot is suspended), 64 MiB files, 1024 open files. Core dumps are
-    /// always off.
+    /// bot's thinking and an idle bot is suspended), 64 MiB files, 1024 open files, 256 MiB writable
+    /// folders. Core dumps are always off.
     pub const DEFAULT: Limits = Limits {
         memory_mb: Some(1024),
         processes: Some(128),
         cpu_s: None,
         file_mb: Some(64),
         open_files: Some(1024),
+        disk_mb: Some(256),
     };
 
     /// No limit at all (for the arena's own measurements).
@@ -38,6 +42,7 @@ impl Limits {
         cpu_s: None,
         file_mb: None,
         open_files: None,
+        disk_mb: None,
     };
 
     /// The limits of a bot: each key from `bot` if it sets it, else from `tournament`, else the default;
@@ -65,9 +70,14 @@ impl Limits {
             cpu_s: pick(|l| l.cpu_s, d.cpu_s),
             file_mb: pick(|l| l.file_mb, d.file_mb),
             open_files: pick(|l| l.open_files, d.open_files),
+            disk_mb: pick(|l| l.disk_mb, d.disk_mb),
         };
         const MAX_MB: u64 = 1 << 44;
-        for (key, v) in [("memory_mb", limits.memory_mb), ("file_mb", limits.file_mb)] {
+        for (key, v) in [
+            ("memory_mb", limits.memory_mb),
+            ("file_mb", limits.file_mb),
+            ("disk_mb", limits.disk_mb),
+        ] {
             if v.is_some_and(|v| v > MAX_MB) {
                 return Err(format!(
                     "limits: {key} = {} is more than {MAX_MB}",
@@ -98,11 +108,17 @@ impl Limits {
     pub fn file_bytes(&self) -> Option<u64> {
         self.file_mb.map(|m| m << 20)
     }
+
+    /// Bytes of each writable folder in the sandbox.
+    pub fn disk_bytes(&self) -> Option<u64> {
+        self.disk_mb.map(|m| m << 20)
+    }
 }
 
 impl std::fmt::Display for Limits {
     /// `memory 1024 MiB, processes 128, cpu off, files 64 MiB, open files 1024` (the run's fingerprint and
-    /// `arena check` show this).
+    /// `arena check` show this), then `, disk 16 MiB` when the writable folders' size is not the default
+    /// (so that a run recorded before that key existed resumes under the default).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let show = |v: Option<u64>, unit: &str| match v {
             Some(v) => format!("{v}{unit}"),
@@ -116,7 +132,11 @@ impl std::fmt::Display for Limits {
             show(self.cpu_s, " s"),
             show(self.file_mb, " MiB"),
             show(self.open_files, "")
-        )
+        )?;
+        if self.disk_mb != Limits::DEFAULT.disk_mb {
+            write!(f, ", disk {}", show(self.disk_mb, " MiB"))?;
+        }
+        Ok(())
     }
 }
 

@@ -366,6 +366,19 @@ impl Containment {
         );
         let _ = writeln!(
             s,
+            "  a sandboxed bot's writable folders: {}",
+            match (&bwrap, self.bwrap_sizes) {
+                (Ok(_), true) =>
+                    "HOME, /tmp and /dev/shm each a tmpfs of [limits] disk_mb (default \
+                                  256 MiB): nothing reaches the host's disk",
+                (Ok(_), false) =>
+                    "NOT CAPPED: this bwrap has no --size (bubblewrap 0.8, Debian 12); \
+                                   HOME is a host folder and /tmp a tmpfs of half the RAM",
+                (Err(_), _) => "no sandbox",
+            }
+        );
+        let _ = writeln!(
+            s,
             "  bots isolated from each other:   {}",
             match &bwrap {
                 Ok(_) =>
@@ -494,7 +507,15 @@ impl Jail {
                             cwd: dir,
                             hide: sb.hide.as_deref(),
                             visible: &visible,
-                            tmpfs_bytes: self.limits.memory_bytes().filter(|_| c.bwrap_sizes),
+                            tmpfs_bytes: match (
+                                self.limits.memory_bytes(),
+                                self.limits.disk_bytes(),
+                            ) {
+                                (Some(m), Some(d)) => Some(m.min(d)),
+                                (m, d) => m.or(d),
+                            }
+                            .filter(|_| c.bwrap_sizes),
+                            work_bytes: self.limits.disk_bytes().filter(|_| c.bwrap_sizes),
                             private: c.private.get_or_init(bubblewrap::private_entries),
                         },
                     ),

@@ -102,6 +102,7 @@ mod tests {
             cpu_s: Some(10),
             file_mb: Some(1),
             open_files: Some(100),
+            disk_mb: None,
         };
         let both = Rlimits::for_limits(&l, true, true, 7);
         assert!(!both.limits_address_space());

@@ -567,6 +567,8 @@ fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_it
              echo \"home: $HOME\"\n\
              echo \"shadow: $(cat /etc/shadow 2>/dev/null | wc -c)\"\n\
              echo \"caps: $(grep CapEff /proc/self/status | tr -d '\\t')\"\n\
+             head -c 33554432 /dev/zero > ./fill 2>/dev/null; echo \"home fill: $(stat -c %s ./fill)\"; rm -f ./fill\n\
+             head -c 33554432 /dev/zero > /tmp/fill 2>/dev/null; echo \"tmp fill: $(stat -c %s /tmp/fill)\"; rm -f /tmp/fill\n\
              }} >&2\nexec {arena:?} bot random\n",
             secret = tmp.path().join("secret.txt").display().to_string(),
             results = tmp.path().join("results/boxed").display().to_string(),
@@ -578,6 +580,7 @@ fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_it
     let config = format!(
         "name = \"boxed\"\ngames_per_pair = 2\nseed = 1\nconcurrency = 1\n\
          [game]\nname = \"tictactoe\"\n[time_control]\ntime_ms = 10000\n\
+         [limits]\ndisk_mb = 8\n\
          [[bots]]\nname = \"boxed\"\ncommand = {:?}\nsandbox = \"bubblewrap\"\n\
          [[bots]]\nname = \"random\"\nbuiltin = \"random\"\n",
         script.display().to_string()
@@ -612,6 +615,20 @@ fn a_sandboxed_bot_sees_a_read_only_system_no_network_a_clean_environment_and_it
             "caps: CapEff:0000000000000000",
         ] {
             assert!(report.contains(expected), "{expected:?} not in:\n{report}");
+        }
+        // Its writable folders hold 8 MiB ([limits] disk_mb) of the 32 it tried to write, in
+        // memory: nothing reached the host's disk.
+        for place in ["home", "tmp"] {
+            let written: u64 = report
+                .split(&format!("{place} fill: "))
+                .nth(1)
+                .and_then(|r| r.lines().next())
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {place} fill in:\n{report}"));
+            assert!(
+                written > 0 && written <= 8 << 20,
+                "{place}: {written} bytes written:\n{report}"
+            );
         }
         // The results folder is hidden but for the way to the bot's own work folder.
         assert!(report.contains("results: sandbox \n"), "{report}");
