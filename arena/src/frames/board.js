@@ -73,6 +73,12 @@ var ArenaBoard = (function () {
     });
   }
 
+  // The two strokes of a cross of half-size r at x, y, with `extra` attributes.
+  function cross(x, y, r, extra) {
+    return '<line x1="' + (x - r) + '" y1="' + (y - r) + '" x2="' + (x + r) + '" y2="' + (y + r) + '"' + extra + '/>' +
+      '<line x1="' + (x - r) + '" y1="' + (y + r) + '" x2="' + (x + r) + '" y2="' + (y - r) + '"' + extra + '/>';
+  }
+
   function piece(b, g, p, out) {
     var c = colorOf(b, p.owner), S = g.S, x = g.cx(p.x), y = g.cy(p.y), w = p.w || 1, h = p.h || 1;
     var op = p.faded ? ' fill-opacity="0.4" stroke-opacity="0.4"' : '';
@@ -82,8 +88,11 @@ var ArenaBoard = (function () {
         (p.ring ? ' stroke="' + WIN + '" stroke-width="5"' : '') + '/>');
     } else if (p.shape === 'cross') {
       r = S * 0.3;
-      out.push('<g class="piece cross"' + a + ' stroke="' + c + '" stroke-width="5"' + op + (p.ring ? ' style="filter:drop-shadow(0 0 3px ' + WIN + ')"' : '') + '><line x1="' + (x - r) + '" y1="' + (y - r) + '" x2="' + (x + r) + '" y2="' + (y + r) +
-        '"/><line x1="' + (x - r) + '" y1="' + (y + r) + '" x2="' + (x + r) + '" y2="' + (y - r) + '"/></g>');
+      out.push('<g class="piece cross"' + a + ' stroke="' + c + '" stroke-width="5"' + op + '>' +
+        // A ringed cross: a halo of the win colour drawn under its strokes (attributes, not a style, so
+        // that a page whose Content-Security-Policy forbids inline styles shows it too).
+        (p.ring ? cross(x, y, r, ' stroke="' + WIN + '" stroke-width="11" stroke-opacity="0.55"') : '') +
+        cross(x, y, r, '') + '</g>');
     } else if (p.shape === 'ring') {
       out.push('<circle class="piece ring"' + a + ' cx="' + x + '" cy="' + y + '" r="' + S * 0.3 + '" fill="none" stroke="' + c + '" stroke-width="5"' + op + '/>');
     } else if (p.shape === 'dot') {
@@ -129,11 +138,21 @@ var ArenaBoard = (function () {
     return out.join('');
   }
 
-  // The text panel of `frame` as HTML: one line each, in its owner's colour.
+  // The text panel of `frame` as HTML: one line each, its owner's colour in data-color (put into
+  // `el`, paint() gives each line its colour).
   function panel(frame) {
     return (frame.panel || []).map(function (t) {
-      return '<div class="panel-line"' + (t.owner ? ' data-owner="' + t.owner + '" style="color:' + colorOf(frame.board, t.owner) + '"' : '') + '>' + esc(t.text) + '</div>';
+      return '<div class="panel-line"' + (t.owner ? ' data-owner="' + t.owner + '" data-color="' + esc(colorOf(frame.board, t.owner)) + '"' : '') + '>' + esc(t.text) + '</div>';
     }).join('');
+  }
+
+  // Shows `html` (of panel()) in `el`, each line in its colour. The colours are set through the DOM,
+  // not as style attributes, which a Content-Security-Policy without 'unsafe-inline' would drop.
+  function showPanel(el, html) {
+    el.innerHTML = html;
+    Array.prototype.forEach.call(el.querySelectorAll('[data-color]'), function (line) {
+      line.style.color = line.getAttribute('data-color');
+    });
   }
 
   // A replay of arena/src/frames/mod.rs: the frame of any position, from snapshots every 64 steps.
@@ -206,5 +225,5 @@ var ArenaBoard = (function () {
     return new Response(stream).json();
   }
 
-  return { svg: svg, panel: panel, Replay: Replay, expand: expand, decode: decode, colors: COLORS };
+  return { svg: svg, panel: panel, showPanel: showPanel, Replay: Replay, expand: expand, decode: decode, colors: COLORS };
 })();

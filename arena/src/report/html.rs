@@ -29,6 +29,27 @@ const JS: &str = include_str!("assets/report.js");
 /// The page's file name in a results folder.
 pub const FILE: &str = "report.html";
 
+/// The Content-Security-Policy under which [`page_of`]'s page works when a server sends it: its two
+/// inline scripts and its style sheet by their SHA-256 (CSP level 2 hash sources), no other script
+/// or style, nothing loaded from anywhere, no form, not framed.
+pub fn content_security_policy() -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let hash = |text: &str| {
+        format!(
+            "'sha256-{}'",
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text))
+        )
+    };
+    format!(
+        "default-src 'none'; script-src {} {}; style-src {}; img-src data:; base-uri 'none'; \
+         form-action 'none'; frame-ancestors 'none'",
+        hash(crate::frames::BOARD_JS),
+        hash(JS),
+        hash(CSS)
+    )
+}
+
 /// The alphabet of [`compact_ms`]: 64 characters, safe in JSON and HTML.
 pub const ALPHABET: &[u8; 64] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 

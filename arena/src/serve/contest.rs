@@ -41,6 +41,9 @@ pub struct ContestConfig {
     /// How games are handed to workers.
     #[serde(default)]
     pub workers: WorkersConfig,
+    /// The HTTP server's deadlines and caps.
+    #[serde(default)]
+    pub server: ServerConfig,
     /// How every competition is played: any key of a tournament config but `name`, `seed` and
     /// `[[bots]]` (game, format, time control, limits, sandbox, concurrency, …).
     pub competition: toml::Table,
@@ -104,6 +107,55 @@ impl WorkersConfig {
     /// The lease, ms.
     pub fn lease_ms(&self) -> i64 {
         (self.lease_s * 1000) as i64
+    }
+}
+
+/// `[server]`: the HTTP server's deadlines and caps (arena/src/serve/web/listen.rs), against clients
+/// that hold connections open (slowloris) or come from behind a proxy.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    /// A request's head (and an idle keep-alive connection's next one) must arrive within this, s.
+    #[serde(default = "header_timeout_s")]
+    pub header_timeout_s: u64,
+    /// A request's body must arrive within this, s.
+    #[serde(default = "body_timeout_s")]
+    pub body_timeout_s: u64,
+    /// Connections open at once; more wait to be accepted.
+    #[serde(default = "max_connections")]
+    pub max_connections: usize,
+    /// Connections open at once from one address; more are closed at once (not counted when
+    /// `behind_proxy`).
+    #[serde(default = "max_connections_per_address")]
+    pub max_connections_per_address: usize,
+    /// The server is reached through a reverse proxy on its own machine: a client's address is the
+    /// last of `X-Forwarded-For`, and `X-Forwarded-Proto: https` makes cookies `Secure`.
+    #[serde(default)]
+    pub behind_proxy: bool,
+}
+
+fn header_timeout_s() -> u64 {
+    10
+}
+fn body_timeout_s() -> u64 {
+    120
+}
+fn max_connections() -> usize {
+    1024
+}
+fn max_connections_per_address() -> usize {
+    64
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        ServerConfig {
+            header_timeout_s: header_timeout_s(),
+            body_timeout_s: body_timeout_s(),
+            max_connections: max_connections(),
+            max_connections_per_address: max_connections_per_address(),
+            behind_proxy: false,
+        }
     }
 }
 
@@ -205,6 +257,15 @@ impl Contest {
             "{}: [workers] lease_s = {}: use at least 2 (seconds)",
             path.display(),
             config.workers.lease_s
+        );
+        let server = &config.server;
+        ensure!(
+            server.header_timeout_s >= 1
+                && server.body_timeout_s >= 1
+                && server.max_connections >= 1
+                && server.max_connections_per_address >= 1,
+            "{}: [server]: every timeout and cap must be at least 1",
+            path.display()
         );
         ensure!(
             config.check.games >= 2 && config.check.games.is_multiple_of(2),

@@ -49,6 +49,8 @@ pub struct App {
     pub containment: Option<Arc<Containment>>,
     /// The games in progress.
     pub live: Arc<runner::live::Board>,
+    /// Login and registration attempts, limited per account and per address.
+    pub logins: web::throttle::LoginLimits,
     /// Standings computed from a competition's `games.csv`, by id.
     pub standings: Mutex<HashMap<i64, web::standings::Cached>>,
     /// Held while standings are computed: one computation at a time, never one per request.
@@ -136,7 +138,9 @@ pub async fn add_user(db: &Db, name: &str, admin: bool) -> Result<(String, Strin
     };
     db.add_user(name, &hash, &auth::sha256_hex(&token), admin)
         .await?
-        .with_context(|| format!("the user name {name:?} is taken"))?;
+        .with_context(|| {
+            format!("the user name {name:?} is taken (names are unique regardless of case)")
+        })?;
     Ok((password, token))
 }
 
@@ -243,6 +247,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         standings: Mutex::new(HashMap::new()),
         standings_computing: tokio::sync::Mutex::new(()),
         live: Arc::default(),
+        logins: web::throttle::LoginLimits::default(),
     });
     let listener = tokio::net::TcpListener::bind(opts.listen)
         .await
@@ -302,14 +307,9 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         }));
     }
     let router = web::router(Arc::clone(&app));
-    let mut stop = app.shutdown.clone();
-    let server = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                crate::run::pool::stopped(&mut stop).await;
-            })
-            .await
-    });
+    let (stop, limits) = (app.shutdown.clone(), app.contest.config.server.clone());
+    let server =
+        tokio::spawn(async move { web::listen::serve(listener, router, &limits, stop).await });
     Ok(Started {
         addr,
         app,

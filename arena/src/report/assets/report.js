@@ -138,7 +138,7 @@
       $('move-info').innerHTML = 'ply ' + ply + ': <b class="' + who + '">' + esc(who === 'first' ? D.bots[c.g.a] : D.bots[c.g.b]) + '</b> ' + esc(c.moves[ply - 1]) +
         (ply <= c.g.o ? ' (opening)' : t != null ? ' in ' + t + ' ms' : '');
     }
-    $('score').innerHTML = ArenaBoard.panel(frame);
+    ArenaBoard.showPanel($('score'), ArenaBoard.panel(frame));
     var old = document.querySelector('#moves span.cur');
     if (old) old.classList.remove('cur');
     var cur = document.querySelector('#moves span[data-ply="' + ply + '"]');

@@ -141,6 +141,8 @@ pub enum Backend {
 pub enum AddVersionError {
     #[error("the bot name {0:?} belongs to another participant")]
     NotYours(String),
+    #[error("your bot is named {taken:?}: upload its new version under that name (names differ in more than case)")]
+    OtherCase { asked: String, taken: String },
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }
@@ -379,9 +381,13 @@ impl Db {
         token_hash: &str,
         admin: bool,
     ) -> Result<Option<i64>> {
+        // Unique regardless of case: `ALICE` is refused beside `alice` (SQLite wants the WHERE
+        // clause before its ON CONFLICT).
         let id: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO users (name, password_hash, token_hash, admin, created_ms) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING RETURNING id",
+             SELECT $1, $2, $3, $4, $5 \
+             WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(name) = lower($1)) \
+             ON CONFLICT (name) DO NOTHING RETURNING id",
         )
         .bind(name)
         .bind(password_hash)
@@ -531,15 +537,23 @@ impl Db {
         .bind(upload.to_vec())
         .execute(&mut *tx)
         .await?;
-        let bot: Option<(i64, i64)> = sqlx::query_as("SELECT id, owner FROM bots WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&mut *tx)
-            .await?;
-        let bot =
-            match bot {
-                Some((_, o)) if o != owner => return Err(AddVersionError::NotYours(name.into())),
-                Some((id, _)) => id,
-                None => sqlx::query_as::<_, (i64,)>(
+        // One bot a name regardless of case: `Random` is not a new bot beside `random`.
+        let bot: Option<(i64, i64, String)> =
+            sqlx::query_as("SELECT id, owner, name FROM bots WHERE lower(name) = lower($1)")
+                .bind(name)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let bot = match bot {
+            Some((_, o, _)) if o != owner => return Err(AddVersionError::NotYours(name.into())),
+            Some((_, _, taken)) if taken != name => {
+                return Err(AddVersionError::OtherCase {
+                    asked: name.into(),
+                    taken,
+                })
+            }
+            Some((id, _, _)) => id,
+            None => {
+                sqlx::query_as::<_, (i64,)>(
                     "INSERT INTO bots (name, owner, created_ms) VALUES ($1, $2, $3) RETURNING id",
                 )
                 .bind(name)
@@ -547,8 +561,9 @@ impl Db {
                 .bind(now_ms())
                 .fetch_one(&mut *tx)
                 .await?
-                .0,
-            };
+                .0
+            }
+        };
         let (number,): (i64,) =
             sqlx::query_as("SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE bot_id = $1")
                 .bind(bot)

@@ -37,6 +37,17 @@ pub enum UploadError {
          executable's (ELF), a script's (`#!`), gzip's or zip's"
     )]
     NotABot,
+    /// Text without a `#!` line: a script the server could not start.
+    #[error(
+        "the upload is a script without a `#!` line, so it cannot be started: add `#!/usr/bin/env \
+         {interpreter}` as its first line{or}"
+    )]
+    NoShebang {
+        /// The interpreter its name suggests (`python3` for `.py`, …).
+        interpreter: &'static str,
+        /// ", or the line of your language's interpreter" when the name suggests none.
+        or: &'static str,
+    },
     /// Starts like a gzip or zip file but cannot be read as a .tar.gz or .zip (truncated, damaged, an
     /// unsupported zip compression: only stored and deflate are read).
     #[error("the upload starts like a {kind} but cannot be read as one: {detail}")]

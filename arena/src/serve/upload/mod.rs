@@ -89,6 +89,41 @@ impl Kind {
     }
 }
 
+/// Why `bytes` (named `file_name`) is no bot: a script without its `#!` line when they are text
+/// (UTF-8 without NUL in the first 4 KiB), with the interpreter its extension suggests.
+fn not_a_bot(bytes: &[u8], file_name: &str) -> UploadError {
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = !head.contains(&0)
+        && match std::str::from_utf8(head) {
+            Ok(_) => true,
+            // A character cut at 4 KiB.
+            Err(e) => e.error_len().is_none(),
+        };
+    if !text {
+        return UploadError::NotABot;
+    }
+    let extension = file_name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase());
+    let interpreter = match extension.as_deref() {
+        Some("py") => Some("python3"),
+        Some("js" | "mjs") => Some("node"),
+        Some("sh") => Some("sh"),
+        Some("rb") => Some("ruby"),
+        Some("pl") => Some("perl"),
+        Some("lua") => Some("lua"),
+        _ => None,
+    };
+    UploadError::NoShebang {
+        interpreter: interpreter.unwrap_or("python3"),
+        or: if interpreter.is_some() {
+            ""
+        } else {
+            ", or the line of your language's interpreter"
+        },
+    }
+}
+
 impl std::fmt::Display for Kind {
     /// `executable`, `.tar.gz` or `.zip`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -214,7 +249,7 @@ pub fn store(
     limits: &Limits,
 ) -> Result<Stored, UploadError> {
     let bytes = read_upload(upload, limits.max_upload_bytes)?;
-    let kind = Kind::sniff(&bytes).ok_or(UploadError::NotABot)?;
+    let kind = Kind::sniff(&bytes).ok_or_else(|| not_a_bot(&bytes, file_name))?;
     let hash: String = Sha256::digest(&bytes)
         .iter()
         .map(|b| format!("{b:02x}"))

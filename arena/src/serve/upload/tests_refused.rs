@@ -10,7 +10,11 @@ use super::{Kind, Limits, UploadError};
 
 #[test]
 fn uploads_that_are_no_bot_empty_or_too_large_are_refused() {
-    assert!(matches!(refused(b"hello"), UploadError::NotABot));
+    assert!(matches!(refused(b"\x00\x01binary"), UploadError::NotABot));
+    // Text is a script that lacks its `#!` line; the hint names an interpreter.
+    let err = refused(b"print('1')\n");
+    assert!(matches!(err, UploadError::NoShebang { .. }), "{err}");
+    assert!(err.to_string().contains("#!/usr/bin/env python3"), "{err}");
     assert!(matches!(refused(b""), UploadError::Empty));
     let small = Limits {
         max_upload_bytes: 10,

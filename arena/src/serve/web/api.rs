@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Multipart, Path, State};
+use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{standings, ApiError, Bearer, HttpError};
+use super::{standings, ApiError, Bearer, HttpError, PathIds};
 use crate::serve::db::Version;
 use crate::serve::App;
 
@@ -31,7 +31,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/competitions/{id}/live", get(live))
         .route("/competitions/{id}/games/{game}", get(game))
         .route("/competitions/{id}/{action}", post(competition_action))
-        .fallback(|| async { ApiError(HttpError::not_found("such API call: see docs/server.md")) })
+        .fallback(|| async { HttpError::not_found("such API call: see docs/server.md") })
 }
 
 async fn health(State(app): State<Arc<App>>) -> ApiResult {
@@ -76,7 +76,7 @@ async fn upload(
     Bearer(user): Bearer,
     form: Multipart,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let received = super::upload::receive(&app, form).await?;
+    let received = super::upload::receive(&app, form, None).await?;
     let (id, version) = super::upload::accept(&app, &user, received).await?;
     Ok((
         StatusCode::CREATED,
@@ -92,7 +92,7 @@ async fn bots(State(app): State<Arc<App>>) -> ApiResult {
     Ok(Json(Value::Array(out)))
 }
 
-async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn bot(State(app): State<Arc<App>>, PathIds(id): PathIds<i64>) -> ApiResult {
     let bot = crate::serve::web::bot_or_404(&app, id).await?;
     let versions = app.db.versions(id).await?;
     let latest = versions.first();
@@ -113,7 +113,7 @@ async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
 async fn check_log(
     State(app): State<Arc<App>>,
     Bearer(user): Bearer,
-    Path((id, number)): Path<(i64, i64)>,
+    PathIds((id, number)): PathIds<(i64, i64)>,
 ) -> Result<String, ApiError> {
     Ok(super::pages::check_log_text(&app, Some(&user), id, number).await?)
 }
@@ -127,7 +127,7 @@ struct Disqualify {
 async fn disqualify(
     State(app): State<Arc<App>>,
     Bearer(user): Bearer,
-    Path(id): Path<i64>,
+    PathIds(id): PathIds<i64>,
     body: Result<Json<Disqualify>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
     admin(&user)?;
@@ -179,7 +179,7 @@ async fn competitions(State(app): State<Arc<App>>) -> ApiResult {
 }
 
 /// `scheduled` | `running` | `paused` | `finished` | `cancelled`, with the standings.
-async fn competition(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn competition(State(app): State<Arc<App>>, PathIds(id): PathIds<i64>) -> ApiResult {
     let c = crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
     let entries = app.db.entries(id).await?;
@@ -200,7 +200,7 @@ async fn competition(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiRes
 async fn competition_action(
     State(app): State<Arc<App>>,
     Bearer(user): Bearer,
-    Path((id, action)): Path<(i64, String)>,
+    PathIds((id, action)): PathIds<(i64, String)>,
 ) -> ApiResult {
     admin(&user)?;
     let status = super::pages::act(&app, id, &action).await?;
@@ -208,12 +208,15 @@ async fn competition_action(
 }
 
 /// The games of competition `id` in progress: `[{"id", "first", "second", "moves", "board"}]`.
-async fn game(State(app): State<Arc<App>>, Path((id, game)): Path<(i64, String)>) -> ApiResult {
+async fn game(
+    State(app): State<Arc<App>>,
+    PathIds((id, game)): PathIds<(i64, String)>,
+) -> ApiResult {
     let g = crate::serve::web::pages::games::finished(&app, id, &game).await?;
     Ok(Json(serde_json::to_value(g).map_err(anyhow::Error::from)?))
 }
 
-async fn live(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn live(State(app): State<Arc<App>>, PathIds(id): PathIds<i64>) -> ApiResult {
     crate::serve::web::competition_or_404(&app, id).await?;
     let games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;
     Ok(Json(

@@ -5,15 +5,18 @@
 //! credential it honours.
 
 pub mod api;
+pub mod listen;
 pub mod pages;
 pub mod standings;
+pub mod throttle;
 pub mod upload;
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, FromRequestParts};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use axum_extra::extract::CookieJar;
@@ -22,6 +25,11 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use super::auth;
 use super::db::User;
 use super::App;
+
+/// The Content-Security-Policy of every page but report.html: nothing inline, nothing from elsewhere.
+pub const SITE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; \
+     form-action 'self'";
 
 /// The router of every page and API call.
 pub fn router(app: Arc<App>) -> Router {
@@ -33,24 +41,30 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .merge(pages::routes())
         .nest("/api", api::routes())
-        .layer(DefaultBodyLimit::max(limit))
-        // The pages load nothing from elsewhere, are framed nowhere, and post only to this server.
-        .layer(header(
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
-             img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+        .fallback(|| async { HttpError::not_found("such page") })
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            render_errors,
         ))
+        .layer(DefaultBodyLimit::max(limit))
+        // The pages load nothing from elsewhere, run no inline script or style (their scripts and
+        // style sheet are /assets/ files), are framed nowhere, and post only to this server. The
+        // competition's report.html sets its own policy (its inline scripts by their hashes).
+        .layer(header(header::CONTENT_SECURITY_POLICY, SITE_POLICY))
         .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(header::REFERRER_POLICY, "same-origin"))
         .with_state(app)
 }
 
-/// An error with its HTTP status and a message for the user; the API answers it as
-/// `{"error": message}`, a page as a page.
-#[derive(Debug)]
+/// An error with its HTTP status and a message for the user. A handler's error becomes a response
+/// carrying it ([`render_errors`] draws it): under `/api/` as `{"error": message}`, elsewhere as a
+/// page in the site's layout, seen by the request's own session.
+#[derive(Clone, Debug)]
 pub struct HttpError {
     pub status: StatusCode,
     pub message: String,
+    /// `Retry-After`, s (a 429).
+    pub retry_after_s: Option<u64>,
 }
 
 impl HttpError {
@@ -58,6 +72,7 @@ impl HttpError {
         HttpError {
             status,
             message: message.into(),
+            retry_after_s: None,
         }
     }
     pub fn bad(message: impl Into<String>) -> HttpError {
@@ -68,6 +83,13 @@ impl HttpError {
     }
     pub fn not_found(what: impl std::fmt::Display) -> HttpError {
         HttpError::new(StatusCode::NOT_FOUND, format!("no {what}"))
+    }
+    /// 429 with `Retry-After` from a throttle's refusal.
+    pub fn too_many(refused: &throttle::TooMany) -> HttpError {
+        HttpError {
+            retry_after_s: Some(refused.retry_after_s),
+            ..HttpError::new(StatusCode::TOO_MANY_REQUESTS, refused.to_string())
+        }
     }
 }
 
@@ -84,6 +106,82 @@ impl From<anyhow::Error> for HttpError {
 impl From<sqlx::Error> for HttpError {
     fn from(e: sqlx::Error) -> HttpError {
         anyhow::Error::from(e).into()
+    }
+}
+
+impl IntoResponse for HttpError {
+    /// The status with the error as an extension, drawn by [`render_errors`] (a plain-text body
+    /// where no such layer runs).
+    fn into_response(self) -> Response {
+        let mut response = (self.status, self.message.clone()).into_response();
+        if let Some(s) = self.retry_after_s {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(s));
+        }
+        response.extensions_mut().insert(self);
+        response
+    }
+}
+
+/// Draws every [`HttpError`] response: as `{"error": "…"}` under `/api/`, elsewhere as a page in
+/// the site's layout with the header of the request's session (an error does not log anyone out).
+/// Headers the handler set (a cookie) are kept.
+pub async fn render_errors(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let api = path == "/api" || path.starts_with("/api/");
+    let cookies = request
+        .headers()
+        .get_all(header::COOKIE)
+        .iter()
+        .cloned()
+        .collect::<Vec<_>>();
+    let response = next.run(request).await;
+    let Some(error) = response.extensions().get::<HttpError>().cloned() else {
+        return response;
+    };
+    let (mut parts, _) = response.into_parts();
+    let body = if api {
+        parts.headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        serde_json::json!({ "error": error.message }).to_string()
+    } else {
+        let mut headers = axum::http::HeaderMap::new();
+        for c in cookies {
+            headers.append(header::COOKIE, c);
+        }
+        let viewer = Viewer::of(&app, &headers).await.unwrap_or_default();
+        let title = error.status.canonical_reason().unwrap_or("error");
+        parts.headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        );
+        pages::layout::page(title, &viewer, maud::html! { p.error { (error.message) } }).0
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, axum::body::Body::from(body))
+}
+
+/// Path parameters (`/bots/{id}`); a 404 when they do not parse (`/bots/abc` is no page).
+pub struct PathIds<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for PathIds<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = HttpError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<PathIds<T>, HttpError> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(t)) => Ok(PathIds(t)),
+            Err(_) => Err(HttpError::not_found(format!(
+                "such page: {}",
+                parts.uri.path()
+            ))),
+        }
     }
 }
 
@@ -120,7 +218,7 @@ pub async fn bot_or_404(app: &App, id: i64) -> Result<crate::serve::db::Bot, Htt
         .ok_or_else(|| HttpError::not_found(format!("bot {id}")))
 }
 
-/// An API error: `{"error": "…"}` with the status.
+/// An API handler's error (drawn as `{"error": "…"}` by [`render_errors`]).
 #[derive(Debug)]
 pub struct ApiError(pub HttpError);
 
@@ -132,15 +230,11 @@ impl<E: Into<HttpError>> From<E> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.0.status,
-            axum::Json(serde_json::json!({ "error": self.0.message })),
-        )
-            .into_response()
+        self.0.into_response()
     }
 }
 
-/// A page's error: a small page with the status and the message.
+/// A page handler's error (drawn as a page by [`render_errors`]).
 #[derive(Debug)]
 pub struct PageError(pub HttpError);
 
@@ -152,13 +246,7 @@ impl<E: Into<HttpError>> From<E> for PageError {
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
-        let title = self.0.status.canonical_reason().unwrap_or("error");
-        let body = pages::layout::page(
-            title,
-            &Viewer::default(),
-            maud::html! { p.error { (self.0.message) } },
-        );
-        (self.0.status, body).into_response()
+        self.0.into_response()
     }
 }
 
@@ -214,7 +302,17 @@ impl FromRequestParts<Arc<App>> for Viewer {
     type Rejection = PageError;
 
     async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Viewer, PageError> {
-        let jar = CookieJar::from_headers(&parts.headers);
+        Ok(Viewer::of(app, &parts.headers).await?)
+    }
+}
+
+impl Viewer {
+    /// The viewer of a request with `headers`: its session cookie's account, or nobody.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn of(app: &App, headers: &axum::http::HeaderMap) -> Result<Viewer, HttpError> {
+        let jar = CookieJar::from_headers(headers);
         let Some(cookie) = jar.get(auth::SESSION_COOKIE) else {
             return Ok(Viewer::default());
         };

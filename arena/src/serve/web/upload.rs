@@ -51,11 +51,18 @@ fn too_large(max_mb: u64) -> HttpError {
 }
 
 /// Reads the multipart body: `name` and `csrf` as text, `file` streamed to disk and cut off past
-/// `[upload] max_mb`.
+/// `[upload] max_mb`. A page's upload (`form_of`: the session's viewer) must carry the session's
+/// CSRF token before its file, which is refused unread otherwise: a forged upload stores nothing,
+/// not even for a moment.
 ///
 /// # Errors
-/// A body that is not multipart or is cut short, a file over the cap (413), a missing field.
-pub async fn receive(app: &App, mut form: Multipart) -> Result<Received, HttpError> {
+/// A body that is not multipart or is cut short, a file over the cap (413), a missing field, a
+/// missing or wrong CSRF token (403).
+pub async fn receive(
+    app: &App,
+    mut form: Multipart,
+    form_of: Option<&super::Viewer>,
+) -> Result<Received, HttpError> {
     let max_mb = app.contest.config.upload.max_mb;
     let max = app.contest.config.upload.limits().max_upload_bytes;
     let multipart_error = |e| multipart_error(e, max_mb);
@@ -63,7 +70,16 @@ pub async fn receive(app: &App, mut form: Multipart) -> Result<Received, HttpErr
     while let Some(mut field) = form.next_field().await.map_err(multipart_error)? {
         match field.name().unwrap_or("") {
             "name" => name = Some(field.text().await.map_err(multipart_error)?),
-            "csrf" => csrf = Some(field.text().await.map_err(multipart_error)?),
+            "csrf" => {
+                let token = field.text().await.map_err(multipart_error)?;
+                if let Some(viewer) = form_of {
+                    viewer.check_csrf(&token)?;
+                }
+                csrf = Some(token);
+            }
+            "file" if form_of.is_some() && csrf.is_none() => return Err(HttpError::forbidden(
+                "the form's CSRF token must come before its file: reload the page and try again",
+            )),
             "file" => {
                 let file_name = field.file_name().unwrap_or("bot").to_string();
                 let path = app
@@ -96,6 +112,11 @@ pub async fn receive(app: &App, mut form: Multipart) -> Result<Received, HttpErr
             }
         }
     }
+    if form_of.is_some() && csrf.is_none() {
+        return Err(HttpError::forbidden(
+            "the form's CSRF token is missing: reload the page and try again",
+        ));
+    }
     let name = name.ok_or_else(|| HttpError::bad("no name field: the bot's name"))?;
     let (file, file_name) =
         file.ok_or_else(|| HttpError::bad("no file field: the executable or archive"))?;
@@ -124,7 +145,12 @@ pub async fn accept(
             upload.name
         )));
     }
-    if app.contest.reference_names().contains(&upload.name) {
+    if app
+        .contest
+        .reference_names()
+        .iter()
+        .any(|r| r.eq_ignore_ascii_case(&upload.name))
+    {
         return Err(HttpError::new(
             StatusCode::CONFLICT,
             format!(
@@ -175,6 +201,9 @@ pub async fn accept(
             StatusCode::CONFLICT,
             format!("the bot name {n:?} belongs to another participant: choose another"),
         )),
+        Err(e @ AddVersionError::OtherCase { .. }) => {
+            Err(HttpError::new(StatusCode::CONFLICT, e.to_string()))
+        }
         Err(AddVersionError::Db(e)) => Err(e.into()),
     }
 }

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use arena::serve::client::{multipart, Answer};
 
+mod security;
+
 /// [`arena::serve::client::request`], which must reach the server.
 fn request(
     addr: SocketAddr,
@@ -473,9 +475,15 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database
             "1 MiB",
         ),
         (
-            server.upload(&alice, "text", "notes.txt", b"hello"),
+            server.upload(&alice, "binary", "blob.bin", b"\x00\x01\x02"),
             400,
             "not an executable",
+        ),
+        (
+            // A Python script without its `#!` line: the refusal says what to add.
+            server.upload(&alice, "script", "bot.py", b"print('4')\n"),
+            400,
+            "add `#!/usr/bin/env python3` as its first line",
         ),
         (
             server.upload(&alice, "random", "r.sh", SH_BOT.as_bytes()),

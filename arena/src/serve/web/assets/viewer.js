@@ -37,7 +37,7 @@
         $('move-info').innerHTML = 'ply ' + cur + ': <b class="' + who + '">' + esc(who === 'first' ? g.first : g.second) + '</b> ' + esc(g.moves[cur - 1]) +
           (cur <= g.opening ? ' (opening)' : t != null ? ' in ' + t + ' ms' : '');
       }
-      $('score').innerHTML = ArenaBoard.panel(frame);
+      ArenaBoard.showPanel($('score'), ArenaBoard.panel(frame));
       var old = document.querySelector('#moves span.cur');
       if (old) old.classList.remove('cur');
       var span = document.querySelector('#moves span[data-ply="' + cur + '"]');
@@ -72,7 +72,7 @@
     var side = function (i, name) {
       var moving = g.to_move === OWNER[i];
       return '<div class="side ' + OWNER[i] + (moving ? ' to-move' : '') + '" data-side="' + OWNER[i] + '">' +
-        '<span class="swatch" style="background:' + colors[i] + '"></span> ' + esc(name) + ' <span class="role">(' + OWNER[i] + ')</span>' +
+        '<svg class="swatch" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="' + esc(colors[i]) + '"/></svg> ' + esc(name) + ' <span class="role">(' + OWNER[i] + ')</span>' +
         ' <span class="clock">' + clock(g.clocks_ms[i]) + '</span>' + (moving ? ' <span class="turn">to move</span>' : '') + '</div>';
     };
     return '<section class="live-game" data-game="' + esc(g.id) + '" data-ply="' + g.moves.length + '">' +

@@ -15,27 +15,30 @@ use serde::Deserialize;
 use super::layout::page;
 use crate::serve::auth;
 use crate::serve::db::now_ms;
+use crate::serve::web::listen::Client;
 use crate::serve::web::{HttpError, PageError, Viewer};
 use crate::serve::App;
 
 /// The password checks and hashes that may run at once.
 static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
-fn cookie(name: &'static str, value: String) -> Cookie<'static> {
+/// A cookie of this site: HttpOnly, SameSite=Strict, and `Secure` when the request came over HTTPS.
+fn cookie(name: &'static str, value: String, https: bool) -> Cookie<'static> {
     Cookie::build((name, value))
         .http_only(true)
         .same_site(SameSite::Strict)
+        .secure(https)
         .path("/")
         .build()
 }
 
 /// The `arena_form` token of `jar`, or a new one (with the cookie to set).
-fn form_token(jar: &CookieJar) -> (String, Option<Cookie<'static>>) {
+fn form_token(jar: &CookieJar, https: bool) -> (String, Option<Cookie<'static>>) {
     match jar.get(auth::FORM_COOKIE) {
         Some(c) if c.value().len() == 64 => (c.value().to_string(), None),
         _ => {
             let t = auth::random_token();
-            (t.clone(), Some(cookie(auth::FORM_COOKIE, t)))
+            (t.clone(), Some(cookie(auth::FORM_COOKIE, t, https)))
         }
     }
 }
@@ -56,8 +59,8 @@ fn with_cookie(set: Option<Cookie<'static>>, body: impl IntoResponse) -> Respons
     }
 }
 
-pub async fn login_form(viewer: Viewer, jar: CookieJar) -> Response {
-    let (token, set) = form_token(&jar);
+pub async fn login_form(viewer: Viewer, client: Client, jar: CookieJar) -> Response {
+    let (token, set) = form_token(&jar, client.https);
     let body = html! {
         form method="post" action="/login" {
             input type="hidden" name="csrf" value=(token);
@@ -78,7 +81,11 @@ pub struct LoginForm {
 }
 
 /// Opens a session: its cookie (HttpOnly, SameSite=Strict) and its forms' CSRF token.
-async fn open_session(app: &App, user: i64) -> Result<(Cookie<'static>, String), HttpError> {
+async fn open_session(
+    app: &App,
+    user: i64,
+    https: bool,
+) -> Result<(Cookie<'static>, String), HttpError> {
     let token = auth::random_token();
     let csrf = auth::random_token();
     app.db
@@ -89,15 +96,20 @@ async fn open_session(app: &App, user: i64) -> Result<(Cookie<'static>, String),
             now_ms() + auth::SESSION_MS,
         )
         .await?;
-    Ok((cookie(auth::SESSION_COOKIE, token), csrf))
+    Ok((cookie(auth::SESSION_COOKIE, token, https), csrf))
 }
 
 pub async fn login(
     State(app): State<Arc<App>>,
+    client: Client,
     jar: CookieJar,
     Form(f): Form<LoginForm>,
 ) -> Result<Response, PageError> {
     check_form_token(&jar, &f.csrf)?;
+    // Refused before any password is hashed.
+    app.logins
+        .attempt(Some(&f.name), client.address)
+        .map_err(|refused| HttpError::too_many(&refused))?;
     let user = app.db.user_by_name(&f.name).await?;
     let hash = user.as_ref().map(|u| u.password_hash.clone());
     let password = f.password.clone();
@@ -124,7 +136,7 @@ pub async fn login(
         )
         .into());
     };
-    let (session, _) = open_session(&app, user.id).await?;
+    let (session, _) = open_session(&app, user.id, client.https).await?;
     Ok((jar.add(session), Redirect::to("/")).into_response())
 }
 
@@ -164,10 +176,11 @@ fn registration_open(app: &App) -> Result<(), HttpError> {
 pub async fn register_form(
     State(app): State<Arc<App>>,
     viewer: Viewer,
+    client: Client,
     jar: CookieJar,
 ) -> Result<Response, PageError> {
     registration_open(&app)?;
-    let (token, set) = form_token(&jar);
+    let (token, set) = form_token(&jar, client.https);
     let body = html! {
         form method="post" action="/register" {
             input type="hidden" name="csrf" value=(token);
@@ -181,11 +194,15 @@ pub async fn register_form(
 
 pub async fn register(
     State(app): State<Arc<App>>,
+    client: Client,
     jar: CookieJar,
     Form(f): Form<LoginForm>,
 ) -> Result<Response, PageError> {
     registration_open(&app)?;
     check_form_token(&jar, &f.csrf)?;
+    app.logins
+        .attempt(None, client.address)
+        .map_err(|refused| HttpError::too_many(&refused))?;
     if !crate::serve::contest::valid_name(&f.name) {
         return Err(HttpError::bad("the name: use 1–32 letters, digits, - or _").into());
     }
@@ -207,11 +224,14 @@ pub async fn register(
     else {
         return Err(HttpError::new(
             axum::http::StatusCode::CONFLICT,
-            format!("the name {:?} is taken", f.name),
+            format!(
+                "the name {:?} is taken (names are unique regardless of case)",
+                f.name
+            ),
         )
         .into());
     };
-    let (session, csrf) = open_session(&app, id).await?;
+    let (session, csrf) = open_session(&app, id, client.https).await?;
     let user = app.db.user_by_name(&f.name).await?;
     // As the next page will see it, so its Log out button works.
     let viewer = Viewer {

@@ -5,7 +5,8 @@
 use std::path::Path as FsPath;
 use std::sync::Arc;
 
-use axum::extract::{Multipart, Path, State};
+use axum::extract::{Multipart, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use maud::html;
@@ -13,7 +14,7 @@ use maud::html;
 use super::layout::{page, page_refreshing, when};
 use crate::serve::db::User;
 use crate::serve::web::api::check_word;
-use crate::serve::web::{standings, HttpError, PageError, Viewer};
+use crate::serve::web::{standings, HttpError, PageError, PathIds, Viewer};
 use crate::serve::App;
 
 pub async fn list(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, PageError> {
@@ -48,8 +49,15 @@ pub async fn upload_form(
     viewer: Viewer,
 ) -> Result<Response, PageError> {
     viewer.required()?;
+    Ok(upload_page(&app, &viewer, "", None))
+}
+
+/// The upload form, with the bot's `name` filled in and the refusal `error` of the last try above it
+/// (its status kept), so that a refused upload is tried again without typing anything twice.
+fn upload_page(app: &App, viewer: &Viewer, name: &str, error: Option<HttpError>) -> Response {
     let u = &app.contest.config.upload;
     let body = html! {
+        @if let Some(e) = &error { p.error { "Not uploaded: " (e.message) } }
         p { "A single executable (ELF or a script with #!), or a .tar.gz or .zip holding "
             code { "arena-bot.toml" } " at its root:" }
         pre { (include_str!("../../../../../configs/upload-example/arena-bot.toml")) }
@@ -57,12 +65,13 @@ pub async fn upload_form(
             "Uploading under a name you own adds a version; the newest version that passes its check plays." }
         form method="post" action="/bots" enctype="multipart/form-data" {
             input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
-            label { "Bot name " input type="text" name="name" required pattern="[A-Za-z0-9_\\-]{1,32}"; }
+            label { "Bot name " input type="text" name="name" value=(name) required pattern="[A-Za-z0-9_\\-]{1,32}"; }
             label { "File " input type="file" name="file" required; }
             button type="submit" { "Upload" }
         }
     };
-    Ok(page("Upload a bot", &viewer, body).into_response())
+    let status = error.map_or(StatusCode::OK, |e| e.status);
+    (status, page("Upload a bot", viewer, body)).into_response()
 }
 
 pub async fn upload(
@@ -71,10 +80,14 @@ pub async fn upload(
     form: Multipart,
 ) -> Result<Response, PageError> {
     let user = viewer.required()?.clone();
-    let received = crate::serve::web::upload::receive(&app, form).await?;
-    viewer.check_csrf(received.csrf.as_deref().unwrap_or(""))?;
-    let (id, _) = crate::serve::web::upload::accept(&app, &user, received).await?;
-    Ok(Redirect::to(&format!("/bots/{id}")).into_response())
+    let received = crate::serve::web::upload::receive(&app, form, Some(&viewer)).await?;
+    let name = received.name.clone();
+    match crate::serve::web::upload::accept(&app, &user, received).await {
+        Ok((id, _)) => Ok(Redirect::to(&format!("/bots/{id}")).into_response()),
+        // The server's own failure is an error page; the participant's, the form again.
+        Err(e) if e.status.is_server_error() => Err(e.into()),
+        Err(e) => Ok(upload_page(&app, &viewer, &name, Some(e))),
+    }
 }
 
 pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response, PageError> {
@@ -150,7 +163,7 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
 pub async fn show(
     State(app): State<Arc<App>>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    PathIds(id): PathIds<i64>,
 ) -> Result<Response, PageError> {
     page_(&app, &viewer, id).await
 }
@@ -288,7 +301,7 @@ pub async fn check_log_text(
 pub async fn check_log(
     State(app): State<Arc<App>>,
     viewer: Viewer,
-    Path((id, number)): Path<(i64, i64)>,
+    PathIds((id, number)): PathIds<(i64, i64)>,
 ) -> Result<String, PageError> {
     Ok(check_log_text(&app, viewer.user.as_ref(), id, number).await?)
 }
@@ -296,7 +309,7 @@ pub async fn check_log(
 pub async fn stderr(
     State(app): State<Arc<App>>,
     viewer: Viewer,
-    Path((id, cid)): Path<(i64, i64)>,
+    PathIds((id, cid)): PathIds<(i64, i64)>,
 ) -> Result<String, PageError> {
     let bot = authored(&app, viewer.user.as_ref(), id).await?;
     Ok(stderr_of(&app.data.competition(cid), &bot.name))
@@ -312,7 +325,7 @@ pub struct DisqualifyForm {
 pub async fn disqualify(
     State(app): State<Arc<App>>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    PathIds(id): PathIds<i64>,
     Form(f): Form<DisqualifyForm>,
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;

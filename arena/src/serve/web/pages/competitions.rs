@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
@@ -12,7 +12,7 @@ use maud::html;
 
 use super::account::CsrfForm;
 use super::layout::{elo, page_refreshing, when};
-use crate::serve::web::{standings, HttpError, PageError, Viewer};
+use crate::serve::web::{standings, HttpError, PageError, PathIds, Viewer};
 use crate::serve::App;
 
 /// The most bots whose crosstable the competition's page shows (a 200-bot table is 40,000 cells:
@@ -182,7 +182,7 @@ pub async fn create_form(
 pub async fn action_form(
     State(app): State<Arc<App>>,
     viewer: Viewer,
-    Path((id, action)): Path<(i64, String)>,
+    PathIds((id, action)): PathIds<(i64, String)>,
     Form(f): Form<CsrfForm>,
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;
@@ -193,7 +193,7 @@ pub async fn action_form(
 pub async fn show(
     State(app): State<Arc<App>>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    PathIds(id): PathIds<i64>,
 ) -> Result<Response, PageError> {
     let c = crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
@@ -266,7 +266,7 @@ pub async fn show(
 
 pub async fn report(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    PathIds(id): PathIds<i64>,
 ) -> Result<Response, PageError> {
     crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
@@ -277,12 +277,19 @@ pub async fn report(
         &table.records,
         &table.report,
     );
-    Ok(axum::response::Html(html).into_response())
+    Ok((
+        [(
+            axum::http::header::CONTENT_SECURITY_POLICY,
+            crate::report::html::content_security_policy(),
+        )],
+        axum::response::Html(html),
+    )
+        .into_response())
 }
 
 pub async fn games_csv(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    PathIds(id): PathIds<i64>,
 ) -> Result<Response, PageError> {
     crate::serve::web::competition_or_404(&app, id).await?;
     let bytes = crate::results::complete_lines(&app.data.competition(id).join("games.csv"))?;
@@ -301,7 +308,7 @@ pub async fn games_csv(
 
 pub async fn download(
     State(app): State<Arc<App>>,
-    Path((id, format)): Path<(i64, String)>,
+    PathIds((id, format)): PathIds<(i64, String)>,
 ) -> Result<Response, PageError> {
     crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;

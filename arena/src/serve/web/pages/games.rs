@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use maud::{html, PreEscaped};
@@ -14,27 +14,29 @@ use serde::Serialize;
 
 use super::layout::page;
 use crate::record::GameRecord;
-use crate::serve::web::{standings, HttpError, PageError, Viewer};
+use crate::serve::web::{standings, HttpError, PageError, PathIds, Viewer};
 use crate::serve::App;
 
 /// The page script of the replay and live pages.
 const VIEWER_JS: &str = include_str!("../assets/viewer.js");
 
-/// `GET /assets/{name}`: the board renderer (`board.js`) and the page script (`viewer.js`).
+/// The style sheet of every page.
+const SITE_CSS: &str = include_str!("../assets/site.css");
+
+/// `GET /assets/{name}`: the board renderer (`board.js`), the page script (`viewer.js`) and the
+/// style sheet (`site.css`).
 ///
 /// # Errors
 /// Any other name (404).
-pub async fn asset(Path(name): Path<String>) -> Result<Response, PageError> {
-    let text = match name.as_str() {
-        "board.js" => crate::frames::BOARD_JS,
-        "viewer.js" => VIEWER_JS,
+pub async fn asset(PathIds(name): PathIds<String>) -> Result<Response, PageError> {
+    let (text, kind) = match name.as_str() {
+        "board.js" => (crate::frames::BOARD_JS, "text/javascript; charset=utf-8"),
+        "viewer.js" => (VIEWER_JS, "text/javascript; charset=utf-8"),
+        "site.css" => (SITE_CSS, "text/css; charset=utf-8"),
         _ => return Err(HttpError::not_found(format!("asset {name:?}")).into()),
     };
     Ok((
-        [
-            (CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (CACHE_CONTROL, "public, max-age=300"),
-        ],
+        [(CONTENT_TYPE, kind), (CACHE_CONTROL, "public, max-age=300")],
         text,
     )
         .into_response())
@@ -107,7 +109,7 @@ fn script_json<T: Serialize>(value: &T) -> Result<PreEscaped<String>, HttpError>
 pub async fn replay(
     State(app): State<Arc<App>>,
     viewer: Viewer,
-    Path((id, game)): Path<(i64, String)>,
+    PathIds((id, game)): PathIds<(i64, String)>,
 ) -> Result<Response, PageError> {
     let g = finished(&app, id, &game).await?;
     let data = script_json(&g)?;
@@ -156,7 +158,7 @@ pub async fn replay(
 pub async fn live(
     State(app): State<Arc<App>>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    PathIds(id): PathIds<i64>,
 ) -> Result<Response, PageError> {
     let c = crate::serve::web::competition_or_404(&app, id).await?;
     let games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;

@@ -1,31 +1,10 @@
 //! The frame of every page: the contest's navigation, the account's links, and the style sheet
-//! (inline: the pages load nothing from elsewhere).
+//! (`/assets/site.css`: the pages load nothing from elsewhere, and nothing inline).
 
 use axum::response::Html;
 use maud::{html, Markup, DOCTYPE};
 
 use crate::serve::web::Viewer;
-
-const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}\
-header{background:#234;color:#fff;padding:.6em 1.2em;display:flex;gap:1.2em;align-items:center;flex-wrap:wrap}\
-header a{color:#fff;text-decoration:none}header .me{margin-left:auto}\
-header form{display:inline}header button{background:none;border:1px solid #fff;color:#fff;cursor:pointer}\
-main{padding:1em 1.2em;max-width:72em}table{border-collapse:collapse;margin:.6em 0}\
-td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}th{background:#eee}\
-td.n{text-align:right}.error{color:#a00;font-weight:bold}.passed{color:#070}.failed{color:#a00}\
-.pending{color:#777}form.inline{display:inline}pre{background:#fff;border:1px solid #ccc;padding:.6em;overflow:auto}\
-label{display:block;margin:.4em 0}input[type=text],input[type=password]{width:18em}\
-.first{color:#1f5fbf}.second{color:#c8322b}\
-.viewer{display:flex;gap:20px;align-items:flex-start;flex-wrap:wrap}#board{flex:1 1 520px;max-width:760px}\
-#board svg,.live-game .board svg{width:100%;height:auto;display:block}.viewer .side{flex:0 1 340px;min-width:240px}\
-.controls button{font-size:16px;min-width:40px}#ply{width:100%;margin:8px 0}\
-#moves{max-height:420px;overflow-y:auto;font:12px/1.6 ui-monospace,monospace;border:1px solid #ddd;background:#fff;padding:4px}\
-#moves span{display:inline-block;min-width:80px;padding:0 4px;cursor:pointer;border-radius:3px}#moves span.op{opacity:.6}\
-#moves span.cur{background:#ffe58a}\
-#live{display:flex;flex-wrap:wrap;gap:16px}.live-game{flex:1 1 340px;max-width:520px;background:#fff;border:1px solid #ccc;padding:.6em}\
-.live-game h2{margin:0 0 .3em;font-size:1.1em}.live-game .side{margin:.1em 0}.live-game .to-move{font-weight:bold}\
-.live-game .clock{font-family:ui-monospace,monospace;background:#eee;padding:0 .3em;border-radius:3px}\
-.live-game .turn{color:#070}.swatch{display:inline-block;width:.8em;height:.8em;border-radius:50%}";
 
 /// The page `title` with `body`, as `viewer` sees it; `refresh_s`: reload every so many seconds
 /// (a competition or a check in progress).
@@ -43,7 +22,7 @@ pub fn page_refreshing(
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 @if let Some(s) = refresh_s { meta http-equiv="refresh" content=(s); }
                 title { (title) " — arena" }
-                style { (maud::PreEscaped(STYLE)) }
+                link rel="stylesheet" href="/assets/site.css";
             }
             body {
                 header {

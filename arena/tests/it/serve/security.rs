@@ -1,0 +1,219 @@
+//! The holes a red team found in the contest server (issue 37), each through the binary: slow and
+//! idle connections, login guessing, names that differ only in case, error pages that lost the
+//! session, ids that are not numbers.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use super::{
+    add_user, contest, hidden_csrf, log_in, request, test_folder, Database, Server, RANDOM,
+};
+
+/// Whether the server closes `stream` (end of file or a reset) within `within`.
+fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 256];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            // hyper may answer 408 before it closes.
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[test]
+fn slow_and_idle_connections_are_closed_and_one_address_cannot_hold_them_all() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let contest = contest(
+        dir,
+        RANDOM,
+        2,
+        "[server]\nheader_timeout_s = 1\nmax_connections_per_address = 4",
+    );
+    let server = Server::start(dir, &contest);
+    assert_eq!(server.get("/api/health", None).status, 200);
+
+    // Four slowloris connections: a head begun and never finished, as the red team's 1,000 were.
+    let mut slow: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let mut s = TcpStream::connect(server.addr).unwrap();
+            s.write_all(b"GET / HTTP/1.1\r\nHost: arena\r\n").unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    // They hold this address's four connections: a fifth is closed unanswered.
+    let fifth = arena::serve::client::request(server.addr, "GET", "/api/health", &[], b"");
+    assert!(
+        fifth.is_err(),
+        "a fifth connection from one address was served: {fifth:?}"
+    );
+    // Each is closed by the header deadline (1 s), not left open.
+    let start = Instant::now();
+    for s in &mut slow {
+        assert!(
+            closed_within(s, Duration::from_secs(20)),
+            "a slow connection stayed open"
+        );
+    }
+    assert!(start.elapsed() < Duration::from_secs(20));
+    // An idle keep-alive connection after its answer is closed too.
+    let mut idle = TcpStream::connect(server.addr).unwrap();
+    idle.write_all(b"GET /api/health HTTP/1.1\r\nHost: arena\r\n\r\n")
+        .unwrap();
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(20)),
+        "an idle keep-alive connection stayed open"
+    );
+    // And the address is served again.
+    assert_eq!(server.get("/api/health", None).status, 200);
+}
+
+/// A login through the form with its own form cookie: the answer.
+fn try_login(server: &Server, name: &str, password: &str) -> arena::serve::client::Answer {
+    let form = server.get("/login", None);
+    let cookie = form.cookie("arena_form").unwrap();
+    server.form(
+        "/login",
+        &format!("arena_form={cookie}"),
+        format!("name={name}&password={password}&csrf={cookie}"),
+    )
+}
+
+#[test]
+fn login_guesses_are_throttled_per_account_and_per_address() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let contest = contest(dir, RANDOM, 2, "");
+    let (alice_password, _) = add_user(dir, &contest, "alice", false);
+    let (bob_password, _) = add_user(dir, &contest, "bob", false);
+    let server = Server::start(dir, &contest);
+
+    for _ in 0..5 {
+        assert_eq!(try_login(&server, "alice", "guess-guess").status, 401);
+    }
+    // The sixth attempt on alice is refused, even with her password, and says when to come back.
+    let refused = try_login(&server, "alice", &alice_password);
+    assert_eq!(refused.status, 429, "{}", refused.text());
+    assert!(refused
+        .text()
+        .contains("too many login attempts from this account"));
+    assert!(refused.cookie("arena_session").is_none());
+    let retry: u64 = refused.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "Retry-After: {retry}");
+    // Bob, from the same address, is not held back by alice's account.
+    assert_eq!(try_login(&server, "bob", &bob_password).status, 303);
+    // This address has made 7 attempts; guesses at other names spend its 20.
+    for i in 0..13 {
+        assert_eq!(
+            try_login(&server, &format!("nobody{i}"), "guess-guess").status,
+            401
+        );
+    }
+    let refused = try_login(&server, "bob", &bob_password);
+    assert_eq!(refused.status, 429, "{}", refused.text());
+    assert!(refused.text().contains("from this address"));
+}
+
+#[test]
+fn names_are_unique_regardless_of_case() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let contest = contest(dir, RANDOM, 2, "");
+    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let (_, bob) = add_user(dir, &contest, "bob", false);
+    let out = super::serve(dir, &contest)
+        .args(["--add-user", "ALICE"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("\"ALICE\" is taken"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let server = Server::start(dir, &contest);
+    let bot = arena::bench::serve::SH_BOT.as_bytes();
+    // A reference bot's name in other letters.
+    let a = server.upload(&alice, "Random", "a.sh", bot);
+    assert_eq!(a.status, 409, "{}", a.text());
+    assert!(a.text().contains("reference bot"));
+    assert_eq!(server.upload(&alice, "shbot", "a.sh", bot).status, 201);
+    // Another participant's bot in other letters.
+    let b = server.upload(&bob, "SHBOT", "a.sh", bot);
+    assert_eq!(b.status, 409, "{}", b.text());
+    assert!(b.text().contains("belongs to another participant"));
+    // Her own, in other letters: she is told its name.
+    let c = server.upload(&alice, "ShBot", "a.sh", bot);
+    assert_eq!(c.status, 409, "{}", c.text());
+    assert!(
+        c.text().contains("your bot is named \\\"shbot\\\""),
+        "{}",
+        c.text()
+    );
+    let bots = server.get("/api/bots", None).json().unwrap();
+    assert_eq!(bots.as_array().unwrap().len(), 1, "{bots}");
+}
+
+#[test]
+fn error_pages_keep_the_session_and_ids_that_are_not_numbers_are_404() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let contest = contest(dir, RANDOM, 2, "");
+    let (password, _) = add_user(dir, &contest, "alice", false);
+    let server = Server::start(dir, &contest);
+    let session = log_in(&server, "alice", &password);
+    let jar = format!("arena_session={session}");
+    let get = |path: &str| request(server.addr, "GET", path, &[("Cookie", &jar)], b"");
+
+    for path in [
+        "/bots/abc",
+        "/competitions/1e3",
+        "/no/such/page",
+        "/bots/99",
+    ] {
+        let page = get(path);
+        assert_eq!(page.status, 404, "{path}: {}", page.text());
+        assert!(
+            page.header("content-type")
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        let text = page.text();
+        assert!(!text.contains("Cannot parse"), "{path}: {text}");
+        // Still logged in: her name and the Log out button in the header.
+        assert!(
+            text.contains("alice") && text.contains("Log out"),
+            "{path}: {text}"
+        );
+    }
+    for path in ["/api/bots/abc", "/api/competitions/x/live", "/api/nothing"] {
+        let a = get(path);
+        assert_eq!(a.status, 404, "{path}");
+        let error = a.json().unwrap()["error"].as_str().unwrap().to_string();
+        assert!(error.starts_with("no such"), "{path}: {error}");
+    }
+    // A refused form (a forged token) keeps the session too.
+    let upload_form = get("/bots/new");
+    assert!(!hidden_csrf(&upload_form.text()).is_empty());
+    let forged = server.form("/logout", &jar, "csrf=forged");
+    assert_eq!(forged.status, 403);
+    assert!(forged.text().contains("CSRF"), "{}", forged.text());
+    assert!(forged.text().contains("Log out"), "{}", forged.text());
+    // And the session was not ended by it.
+    assert!(get("/bots/new").text().contains("Log out"));
+}
