@@ -44,12 +44,22 @@ pub struct SearchInfo {
 }
 
 impl fmt::Display for SearchInfo {
+    /// `info depth D score S nodes N time T [pv …]`; a forced win or loss (a score at or beyond
+    /// [`crate::search::MATE_BOUND`], `±(MATE − plies)`) as UCI's `score mate M`, M the mover's own
+    /// moves to the end (negative for a loss), which the arena writes as cutechess does (`+M3`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "info depth {} score {} nodes {} time {}",
-            self.depth, self.score, self.nodes, self.time_ms
-        )?;
+        let (mate, bound) = (
+            i64::from(crate::search::MATE),
+            i64::from(crate::search::MATE_BOUND),
+        );
+        write!(f, "info depth {} score ", self.depth)?;
+        if self.score.abs() >= bound {
+            let moves = ((mate - self.score.abs() + 1) / 2).max(1);
+            write!(f, "mate {}", moves * self.score.signum())?;
+        } else {
+            write!(f, "{}", self.score)?;
+        }
+        write!(f, " nodes {} time {}", self.nodes, self.time_ms)?;
         if !self.pv.is_empty() {
             write!(f, " pv {}", self.pv.join(" "))?;
         }
@@ -389,6 +399,28 @@ pub trait Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_forced_win_or_loss_is_reported_as_mate_in_the_mover_s_moves() {
+        let mate = i64::from(crate::search::MATE);
+        let line = |score| {
+            SearchInfo {
+                depth: 5,
+                score,
+                nodes: 10,
+                time_ms: 1,
+                pv: vec![],
+            }
+            .to_string()
+        };
+        assert_eq!(line(12), "info depth 5 score 12 nodes 10 time 1");
+        assert_eq!(line(mate - 1), "info depth 5 score mate 1 nodes 10 time 1");
+        assert_eq!(line(mate - 5), "info depth 5 score mate 3 nodes 10 time 1");
+        assert_eq!(
+            line(-(mate - 4)),
+            "info depth 5 score mate -2 nodes 10 time 1"
+        );
+    }
 
     /// The lines of `arena::game::options`' tests, read by the one type both crates use.
     fn declared() -> Vec<EngineOption> {

@@ -29,9 +29,10 @@ const JS: &str = include_str!("assets/report.js");
 /// The page's file name in a results folder.
 pub const FILE: &str = "report.html";
 
-/// The Content-Security-Policy under which [`page_of`]'s page works when a server sends it: its two
-/// inline scripts and its style sheet by their SHA-256 (CSP level 2 hash sources), no other script
-/// or style, nothing loaded from anywhere, no form, not framed.
+/// The Content-Security-Policy under which [`public_page_of`]'s page works when a server sends it: its
+/// two inline scripts and its style sheet by their SHA-256 (CSP level 2 hash sources), no other
+/// script or style, nothing loaded from anywhere, no form, not framed. (An SPRT match's LLR bar is
+/// placed by a style attribute, which this policy drops; a contest plays no SPRT.)
 pub fn content_security_policy() -> String {
     use base64::Engine;
     use sha2::Digest;
@@ -105,6 +106,9 @@ pub struct Page<'a> {
     /// Sections from other commands' files in the folder (bracket, Swiss rounds, accuracy analysis) and
     /// their navigation links ([`super::extras::sections`]).
     pub extras: (String, Vec<(&'static str, &'static str)>),
+    /// The contest server's public page ([`public_page_of`]): no export links, and no advice to run
+    /// commands on the server's machine.
+    pub public: bool,
 }
 
 /// One game in the page's JSON (short keys: a contest has thousands); its moves and pictures are in the
@@ -726,6 +730,9 @@ fn config_rows(out: &mut String, key: &str, value: &toml::Value) {
 }
 
 fn exports_html(out: &mut String, page: &Page) {
+    if page.public {
+        return;
+    }
     let e = page.exports;
     let dots = page.records.iter().any(|r| has(r, RecordFormat::Sgf));
     let c4 = page.records.iter().any(|r| has(r, RecordFormat::Pons));
@@ -791,6 +798,22 @@ pub fn page_of(dir: &Path, name: &str, records: &[GameRecord], report: &Report) 
         config: config.as_deref(),
         exports: Exports::find(dir, records),
         extras: super::extras::sections(dir, records.len()),
+        public: false,
+    })
+}
+
+/// The page of a contest server's competition in `dir`, for the public: as [`page_of`] but without
+/// the config copy (its paths are the server's), the export links and the advice to run `arena
+/// export`. The caller strips what only a bot's author may read from `records`' details.
+pub fn public_page_of(dir: &Path, name: &str, records: &[GameRecord], report: &Report) -> String {
+    render(&Page {
+        name,
+        records,
+        report,
+        config: None,
+        exports: Exports::default(),
+        extras: super::extras::sections(dir, records.len()),
+        public: true,
     })
 }
 
@@ -859,6 +882,7 @@ mod tests {
             config: None,
             exports: Exports::default(),
             extras: Default::default(),
+            public: false,
         })
     }
 
@@ -949,6 +973,7 @@ mod tests {
             config: Some("name = \"t\"\n[time_control]\ntime_ms = 1000\n"),
             exports: Exports::default(),
             extras: Default::default(),
+            public: false,
         });
         assert_eq!(
             html.matches("</script>").count(),

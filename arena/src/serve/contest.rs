@@ -118,9 +118,13 @@ pub struct ServerConfig {
     /// A request's head (and an idle keep-alive connection's next one) must arrive within this, s.
     #[serde(default = "header_timeout_s")]
     pub header_timeout_s: u64,
-    /// A request's body must arrive within this, s.
+    /// A request's body may not pause longer than this, and a request must be read and answered
+    /// within it, s.
     #[serde(default = "body_timeout_s")]
     pub body_timeout_s: u64,
+    /// A connection is closed this long after it opened, however busy, s.
+    #[serde(default = "connection_timeout_s")]
+    pub connection_timeout_s: u64,
     /// Connections open at once; more wait to be accepted.
     #[serde(default = "max_connections")]
     pub max_connections: usize,
@@ -140,6 +144,9 @@ fn header_timeout_s() -> u64 {
 fn body_timeout_s() -> u64 {
     120
 }
+fn connection_timeout_s() -> u64 {
+    600
+}
 fn max_connections() -> usize {
     1024
 }
@@ -152,6 +159,7 @@ impl Default for ServerConfig {
         ServerConfig {
             header_timeout_s: header_timeout_s(),
             body_timeout_s: body_timeout_s(),
+            connection_timeout_s: connection_timeout_s(),
             max_connections: max_connections(),
             max_connections_per_address: max_connections_per_address(),
             behind_proxy: false,
@@ -159,7 +167,7 @@ impl Default for ServerConfig {
     }
 }
 
-/// `[upload]`: caps of one upload.
+/// `[upload]`: caps of one upload, and of a participant's uploads together.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UploadConfig {
@@ -169,6 +177,20 @@ pub struct UploadConfig {
     pub max_unpacked_mb: u64,
     /// The most files in an archive.
     pub max_files: usize,
+    /// Uploads a participant may make in any hour (the organiser: any number).
+    #[serde(default = "per_hour")]
+    pub per_hour: u64,
+    /// Bytes a participant's versions may take together, MiB (each upload's size, summed over every
+    /// version kept; the organiser: any).
+    #[serde(default = "max_stored_mb")]
+    pub max_stored_mb: u64,
+}
+
+fn per_hour() -> u64 {
+    12
+}
+fn max_stored_mb() -> u64 {
+    200
 }
 
 impl UploadConfig {
@@ -188,6 +210,8 @@ impl Default for UploadConfig {
             max_mb: 20,
             max_unpacked_mb: 200,
             max_files: 10_000,
+            per_hour: per_hour(),
+            max_stored_mb: max_stored_mb(),
         }
     }
 }
@@ -260,11 +284,20 @@ impl Contest {
         );
         let server = &config.server;
         ensure!(
-            server.header_timeout_s >= 1
-                && server.body_timeout_s >= 1
-                && server.max_connections >= 1
-                && server.max_connections_per_address >= 1,
-            "{}: [server]: every timeout and cap must be at least 1",
+            [
+                server.header_timeout_s,
+                server.body_timeout_s,
+                server.connection_timeout_s
+            ]
+            .iter()
+            .all(|t| (1..=86_400).contains(t)),
+            "{}: [server]: every timeout must be 1 to 86400 s",
+            path.display()
+        );
+        ensure!(
+            (1..=100_000).contains(&server.max_connections)
+                && (1..=100_000).contains(&server.max_connections_per_address),
+            "{}: [server]: max_connections and max_connections_per_address must be 1 to 100000",
             path.display()
         );
         ensure!(

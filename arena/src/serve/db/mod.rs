@@ -85,7 +85,12 @@ pub struct Entry {
     pub name: String,
     /// `None`: a reference bot.
     pub bot_id: Option<i64>,
+    /// The row id of the version it plays (internal: the API shows `version`).
+    #[serde(skip)]
     pub version_id: Option<i64>,
+    /// The number of the version it plays, as its bot's page and log URLs number it (`None`: a
+    /// reference bot).
+    pub version: Option<i64>,
     pub disqualified: bool,
 }
 
@@ -124,6 +129,7 @@ impl FromRow<'_, AnyRow> for Entry {
             name: row.try_get("name")?,
             bot_id: row.try_get("bot_id")?,
             version_id: row.try_get("version_id")?,
+            version: row.try_get("version")?,
             disqualified: flag(row, "disqualified")?,
         })
     }
@@ -642,15 +648,23 @@ impl Db {
             .await?)
     }
 
-    /// Takes the oldest pending check: marks it running and returns its version.
+    /// Takes the next pending check, shared fairly between participants: of the participant whose
+    /// last check ended longest ago (never first), its oldest pending version. One participant's dozen
+    /// uploads thus delay another's by one check, not by twelve. Marks it running and returns it.
     ///
     /// # Errors
     /// A database error.
     pub async fn take_check(&self) -> Result<Option<Version>> {
         let mut tx = self.write().await?;
-        let v: Option<Version> = sqlx::query_as(&format!(
-            "{VERSION} WHERE check_status = 'pending' ORDER BY id LIMIT 1"
-        ))
+        let v: Option<Version> = sqlx::query_as(
+            "SELECT v.id, v.bot_id, v.number, v.hash, v.manifest, v.kind, v.bytes, v.uploaded_ms, \
+             v.check_status, v.check_detail, v.checked_ms \
+             FROM versions v JOIN bots b ON b.id = v.bot_id \
+             WHERE v.check_status = 'pending' \
+             ORDER BY (SELECT COALESCE(MAX(w.checked_ms), 0) FROM versions w \
+                       JOIN bots c ON c.id = w.bot_id WHERE c.owner = b.owner), v.id \
+             LIMIT 1",
+        )
         .fetch_optional(&mut *tx)
         .await?;
         if let Some(v) = &v {
@@ -661,6 +675,36 @@ impl Db {
         }
         tx.commit().await?;
         Ok(v)
+    }
+
+    /// The uploads of `owner` since `since_ms`: how many, and when the oldest of them was made.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn uploads_since(&self, owner: i64, since_ms: i64) -> Result<(i64, Option<i64>)> {
+        Ok(sqlx::query_as(
+            "SELECT COUNT(*), MIN(v.uploaded_ms) FROM versions v JOIN bots b ON b.id = v.bot_id \
+             WHERE b.owner = $1 AND v.uploaded_ms > $2",
+        )
+        .bind(owner)
+        .bind(since_ms)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// The bytes of every version `owner` has uploaded, summed.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn stored_bytes(&self, owner: i64) -> Result<i64> {
+        let (bytes,): (i64,) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(v.bytes), 0) AS BIGINT) FROM versions v \
+             JOIN bots b ON b.id = v.bot_id WHERE b.owner = $1",
+        )
+        .bind(owner)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(bytes)
     }
 
     /// Puts checks left running by a stopped server back in the queue.
@@ -790,8 +834,9 @@ impl Db {
     /// A database error.
     pub async fn entries(&self, id: i64) -> Result<Vec<Entry>> {
         Ok(sqlx::query_as(
-            "SELECT name, bot_id, version_id, disqualified FROM entries \
-             WHERE competition_id = $1 ORDER BY bot_id IS NOT NULL, name",
+            "SELECT e.name, e.bot_id, e.version_id, v.number AS version, e.disqualified \
+             FROM entries e LEFT JOIN versions v ON v.id = e.version_id \
+             WHERE e.competition_id = $1 ORDER BY e.bot_id IS NOT NULL, e.name",
         )
         .bind(id)
         .fetch_all(&self.pool)

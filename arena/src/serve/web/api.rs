@@ -76,6 +76,8 @@ async fn upload(
     Bearer(user): Bearer,
     form: Multipart,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    // Over its limits, its body is not even read.
+    super::upload::within_quota(&app, &user, 0).await?;
     let received = super::upload::receive(&app, form, None).await?;
     let (id, version) = super::upload::accept(&app, &user, received).await?;
     Ok((

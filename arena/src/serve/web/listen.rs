@@ -3,11 +3,15 @@
 //!
 //! - A request's head must arrive within `[server] header_timeout_s` (hyper's header read timeout,
 //!   which also bounds an idle keep-alive connection waiting for its next request).
-//! - A request's body must arrive within `[server] body_timeout_s` (tower-http's body timeout).
+//! - A request's body may not pause longer than `[server] body_timeout_s`, and a request must be read
+//!   and answered within it (tower-http's body timeout and request timeout: 408).
+//! - A connection lasts at most `[server] connection_timeout_s`, however busy (a client that never
+//!   reads its answers, or trickles requests).
 //! - At most `[server] max_connections` connections are open at once (more wait in the kernel's
 //!   backlog), and at most `max_connections_per_address` from one address: beyond it a new
 //!   connection is closed at once (not counted behind a proxy, whose address is everyone's).
-//! - Every request carries its peer address ([`ConnectInfo`]) for the per-address login limit.
+//! - Every request carries its peer address ([`ConnectInfo`]) for the per-address login limit; an
+//!   IPv6 client counts as its /64 ([`bucket`]).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -41,9 +45,17 @@ pub async fn serve(
     limits: &ServerConfig,
     mut stop: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
-    let router = router.layer(RequestBodyTimeoutLayer::new(Duration::from_secs(
-        limits.body_timeout_s,
-    )));
+    // A body's bytes may not pause longer than `body_timeout_s`, and a request may not take longer
+    // than that to be read and answered (a handler reads its body inside this deadline).
+    let router = router
+        .layer(RequestBodyTimeoutLayer::new(Duration::from_secs(
+            limits.body_timeout_s,
+        )))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(limits.body_timeout_s),
+        ));
+    let lifetime = Duration::from_secs(limits.connection_timeout_s);
     let open = Arc::new(Semaphore::new(limits.max_connections));
     let per_address = Arc::new(PerAddress {
         cap: limits.max_connections_per_address,
@@ -75,7 +87,7 @@ pub async fn serve(
         let counted = if limits.behind_proxy {
             None
         } else {
-            match per_address.enter(peer.ip()) {
+            match per_address.enter(bucket(peer.ip())) {
                 Some(c) => Some(c),
                 // Over its address's cap: closed unanswered.
                 None => continue,
@@ -91,8 +103,10 @@ pub async fn serve(
         let connection = graceful
             .watch(http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service)));
         tokio::spawn(async move {
-            // A client that goes away mid-request is its own affair.
-            let _ = connection.await;
+            // A client that goes away mid-request is its own affair. One that keeps its connection
+            // past `connection_timeout_s` (a reader that never reads, a trickle of requests) loses
+            // it: dropping the connection closes its socket.
+            let _ = tokio::time::timeout(lifetime, connection).await;
             drop(counted);
             drop(permit);
         });
@@ -145,27 +159,52 @@ impl Drop for Counted {
     }
 }
 
-/// The address a request came from: its peer's, or behind a proxy (`[server] behind_proxy`) the
-/// last address of its `X-Forwarded-For` (the one the proxy itself added). `None` when neither is
-/// known (a request built in a unit test).
+/// The address a request came from, as the limits count it ([`bucket`]): its peer's, or behind a
+/// proxy (`[server] behind_proxy`) whose peer is this machine (a loopback address), the last address
+/// of its `X-Forwarded-For` (the one the proxy itself added), read from the header's bytes. A last
+/// entry that is no address (a client's forgery the proxy passed on) counts as one address of its own
+/// for all such requests, never as the proxy's. `None` when the peer is unknown (a unit test's
+/// request).
 pub fn client_address(request: &axum::http::request::Parts, behind_proxy: bool) -> Option<IpAddr> {
-    if behind_proxy {
-        let forwarded = request
-            .headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .next_back()
-            .and_then(|a| a.trim().parse().ok());
-        if forwarded.is_some() {
-            return forwarded;
-        }
-    }
-    request
+    let peer = request
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(a)| a.ip())
+        .map(|ConnectInfo(a)| a.ip())?;
+    if !(behind_proxy && peer.is_loopback()) {
+        return Some(bucket(peer));
+    }
+    let Some(last) = request
+        .headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .next_back()
+    else {
+        return Some(bucket(peer));
+    };
+    let entry = last
+        .as_bytes()
+        .rsplit(|&b| b == b',')
+        .next()
+        .unwrap_or_default();
+    let parsed = std::str::from_utf8(entry)
+        .ok()
+        .and_then(|e| e.trim().parse::<IpAddr>().ok());
+    // The unspecified address stands for every unreadable entry.
+    Some(bucket(
+        parsed.unwrap_or(IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)),
+    ))
+}
+
+/// The address the limits count for `ip`: an IPv4 address (an IPv4-mapped IPv6 one made IPv4)
+/// itself, an IPv6 address its /64 network, since one client holds a whole /64.
+pub fn bucket(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+        v4 => v4,
+    }
 }
 
 /// Who sent a request, as a handler's argument: its address ([`client_address`] under the contest's
@@ -216,22 +255,55 @@ mod tests {
         assert!(of.enter(a).is_some(), "one closed, one more may open");
     }
 
-    #[test]
-    fn behind_a_proxy_the_address_is_the_last_forwarded_one() {
+    fn parts(forwarded: &[u8], peer: [u8; 4]) -> axum::http::request::Parts {
         let request = axum::http::Request::builder()
-            .header("x-forwarded-for", "1.2.3.4, 5.6.7.8")
-            .extension(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 9))))
+            .header(
+                "x-forwarded-for",
+                axum::http::HeaderValue::from_bytes(forwarded).unwrap(),
+            )
+            .extension(ConnectInfo(SocketAddr::from((peer, 9))))
             .body(())
             .unwrap();
-        let (parts, ()) = request.into_parts();
+        request.into_parts().0
+    }
+
+    #[test]
+    fn behind_a_proxy_the_address_is_the_last_forwarded_one() {
+        let local = parts(b"1.2.3.4, 5.6.7.8", [127, 0, 0, 1]);
         assert_eq!(
-            client_address(&parts, true),
+            client_address(&local, true),
             Some("5.6.7.8".parse().unwrap())
         );
         assert_eq!(
-            client_address(&parts, false),
+            client_address(&local, false),
             Some("127.0.0.1".parse().unwrap()),
             "a forged header counts only behind a proxy"
+        );
+        // The header counts only from the proxy on this machine.
+        let remote = parts(b"5.6.7.8", [10, 0, 0, 7]);
+        assert_eq!(
+            client_address(&remote, true),
+            Some("10.0.0.7".parse().unwrap())
+        );
+        // An unreadable last entry (bytes that are no text, a port) is not the proxy's address.
+        for forged in [&b"1.2.3.4, \xff\xfe"[..], b"1.2.3.4:80"] {
+            assert_eq!(
+                client_address(&parts(forged, [127, 0, 0, 1]), true),
+                Some("::".parse().unwrap()),
+                "{forged:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_ipv6_client_counts_as_its_slash_64() {
+        assert_eq!(
+            bucket("2001:db8:1:2:aaaa:bbbb:cccc:dddd".parse().unwrap()),
+            "2001:db8:1:2::".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            bucket("::ffff:10.1.2.3".parse().unwrap()),
+            "10.1.2.3".parse::<IpAddr>().unwrap()
         );
     }
 }

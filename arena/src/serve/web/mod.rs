@@ -137,6 +137,35 @@ pub async fn render_errors(State(app): State<Arc<App>>, request: Request, next: 
         .cloned()
         .collect::<Vec<_>>();
     let response = next.run(request).await;
+    if response.extensions().get::<HttpError>().is_some() {
+        return render(&app, response, api, cookies).await;
+    }
+    let status = response.status();
+    if !api || status.is_success() || status.is_redirection() {
+        return response;
+    }
+    // axum's own refusals (a 405, a 413 or 415 of a body extractor) are plain text: under `/api/`
+    // they become JSON too.
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let message = String::from_utf8_lossy(&text).trim().to_string();
+    let message = if message.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_lowercase()
+    } else {
+        message
+    };
+    let mut response = Response::from_parts(parts, axum::body::Body::empty());
+    response
+        .extensions_mut()
+        .insert(HttpError::new(status, message));
+    render(&app, response, true, cookies).await
+}
+
+/// Draws `response`'s [`HttpError`] (JSON when `api`, else a page seen by the session of
+/// `cookies`), keeping the headers it has.
+async fn render(app: &App, response: Response, api: bool, cookies: Vec<HeaderValue>) -> Response {
     let Some(error) = response.extensions().get::<HttpError>().cloned() else {
         return response;
     };
@@ -152,7 +181,7 @@ pub async fn render_errors(State(app): State<Arc<App>>, request: Request, next: 
         for c in cookies {
             headers.append(header::COOKIE, c);
         }
-        let viewer = Viewer::of(&app, &headers).await.unwrap_or_default();
+        let viewer = Viewer::of(app, &headers).await.unwrap_or_default();
         let title = error.status.canonical_reason().unwrap_or("error");
         parts.headers.insert(
             header::CONTENT_TYPE,
@@ -191,6 +220,43 @@ pub fn public_detail(detail: &str) -> &str {
     detail
         .split_once(crate::game::process::STDERR_ENDS)
         .map_or(detail, |(before, _)| before)
+}
+
+/// `records` as the public sees them: each detail through [`public_detail`].
+pub fn public_records(records: &[crate::record::GameRecord]) -> Vec<crate::record::GameRecord> {
+    records
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.detail = public_detail(&r.detail).to_string();
+            r
+        })
+        .collect()
+}
+
+/// A competition's `games.csv` as the public downloads it: its `detail` column through
+/// [`public_detail`], every other field as recorded.
+///
+/// # Errors
+/// A file that is not CSV (the server's problem: logged, 500).
+pub fn public_csv(bytes: &[u8]) -> Result<Vec<u8>, HttpError> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(bytes);
+    let headers = reader.headers().map_err(anyhow::Error::from)?.clone();
+    let detail = headers.iter().position(|h| h == "detail");
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(&headers).map_err(anyhow::Error::from)?;
+    for row in reader.records() {
+        let row = row.map_err(anyhow::Error::from)?;
+        let fields = row.iter().enumerate().map(|(i, f)| {
+            if Some(i) == detail {
+                public_detail(f)
+            } else {
+                f
+            }
+        });
+        writer.write_record(fields).map_err(anyhow::Error::from)?;
+    }
+    Ok(writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)
 }
 
 /// Competition `id`, or 404.
@@ -354,5 +420,25 @@ impl FromRequestParts<Arc<App>> for Bearer {
             Some(user) => Ok(Bearer(user)),
             None => Err(unauthorized("unknown API token")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_public_csv_keeps_every_field_but_a_crashed_bot_s_stderr() {
+        let stderr = crate::game::process::STDERR_ENDS;
+        let csv = format!(
+            "id,first,detail,moves\n\
+             g1,a,\"b: crashed (exit 3){stderr}my secret, \"\"key\"\"\",4 4\n\
+             g2,b,,3\n"
+        );
+        let public = String::from_utf8(public_csv(csv.as_bytes()).unwrap()).unwrap();
+        assert_eq!(
+            public,
+            "id,first,detail,moves\ng1,a,b: crashed (exit 3),4 4\ng2,b,,3\n"
+        );
     }
 }

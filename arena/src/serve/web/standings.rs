@@ -240,9 +240,10 @@ fn compute(
             draws: s.draws,
             losses: s.losses,
             points: s.points,
-            elo: s.rating.as_ref().map(|r| r.elo),
-            elo_low: s.rating.as_ref().map(|r| r.low),
-            elo_high: s.rating.as_ref().map(|r| r.high),
+            // As people read them: 0.1 Elo, whole bounds, no `-0` and no `2.5e-15`.
+            elo: s.rating.as_ref().map(|r| rounded(r.elo, 1)),
+            elo_low: s.rating.as_ref().map(|r| rounded(r.low, 0)),
+            elo_high: s.rating.as_ref().map(|r| rounded(r.high, 0)),
             forfeits: s.forfeits.iter().sum(),
         })
         .collect();
@@ -255,4 +256,30 @@ fn compute(
         },
         read,
     ))
+}
+
+/// `x` rounded to `decimals` places, with `-0` made `0`; infinities stay (the API writes them as
+/// `null`, the page as ∞).
+pub fn rounded(x: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    let r = (x * scale).round() / scale;
+    if r == 0.0 {
+        0.0
+    } else {
+        r
+    }
+}
+
+#[cfg(test)]
+mod rounding_tests {
+    use super::rounded;
+
+    #[test]
+    fn ratings_are_rounded_without_negative_zero_or_noise() {
+        assert_eq!(rounded(2.5e-15, 1).to_string(), "0");
+        assert!(rounded(-0.04, 1).is_sign_positive());
+        assert_eq!(rounded(12.345, 1).to_string(), "12.3");
+        assert_eq!(rounded(-180.6, 0), -181.0);
+        assert_eq!(rounded(f64::INFINITY, 0), f64::INFINITY);
+    }
 }

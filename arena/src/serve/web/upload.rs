@@ -128,12 +128,56 @@ pub async fn receive(
     })
 }
 
+/// Refuses an upload of `bytes` (0 before its body is read) by `owner` beyond the contest's limits of
+/// one participant (`[upload] per_hour`, `max_stored_mb`); the organiser has none.
+///
+/// # Errors
+/// Too many uploads in the last hour (429 with `Retry-After`), too many bytes kept (413), a database
+/// error.
+pub async fn within_quota(app: &App, owner: &User, bytes: u64) -> Result<(), HttpError> {
+    if owner.admin {
+        return Ok(());
+    }
+    let config = &app.contest.config.upload;
+    let hour_ms = 3_600_000;
+    let now = crate::serve::db::now_ms();
+    let (count, oldest) = app.db.uploads_since(owner.id, now - hour_ms).await?;
+    if count as u64 >= config.per_hour {
+        let retry_after_s = oldest.map_or(60, |t| ((t + hour_ms - now) / 1000).max(1) as u64);
+        return Err(HttpError {
+            retry_after_s: Some(retry_after_s),
+            ..HttpError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "you have uploaded {count} versions in the last hour, this contest's limit \
+                     ([upload] per_hour = {}): try again in {retry_after_s} s",
+                    config.per_hour
+                ),
+            )
+        });
+    }
+    let kept = app.db.stored_bytes(owner.id).await?.max(0) as u64;
+    let cap = config.max_stored_mb << 20;
+    if kept + bytes > cap {
+        return Err(HttpError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "your versions keep {:.1} MiB; with this upload they would pass the {} MiB a \
+                 participant may keep ([upload] max_stored_mb): ask the organiser",
+                kept as f64 / (1 << 20) as f64,
+                config.max_stored_mb
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks, stores and records `upload` as the next version of its bot, owned by `owner`; wakes the
 /// check loop. Returns the bot's id and the version's number.
 ///
 /// # Errors
-/// A bad name, a bot name of another participant or of a reference bot (409), a refused file (400
-/// with [`upload::UploadError`]'s message).
+/// A bad name, a bot name of another participant or of a reference bot (409), a participant's limits
+/// ([`within_quota`]), a refused file (400 with [`upload::UploadError`]'s message).
 pub async fn accept(
     app: &Arc<App>,
     owner: &User,
@@ -159,6 +203,8 @@ pub async fn accept(
             ),
         ));
     }
+    let size = std::fs::metadata(&upload.file.0).map_or(0, |m| m.len());
+    within_quota(app, owner, size).await?;
     let limits = app.contest.config.upload.limits();
     let stored = {
         let (path, name, store) = (

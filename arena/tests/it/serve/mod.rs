@@ -578,6 +578,34 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database
         .map(|r| r["points"].as_f64().unwrap())
         .sum();
     assert_eq!(points, 6.0);
+    // One version number everywhere: the entry's is the bot page's, and its log answers.
+    let shbot = done["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "shbot")
+        .unwrap();
+    assert_eq!(
+        (&shbot["version"], shbot.get("version_id")),
+        (&json!(1), None),
+        "{shbot}"
+    );
+    let log = server.get(
+        &format!("/api/bots/{}/versions/1/log", shbot["bot_id"]),
+        Some(&alice),
+    );
+    assert_eq!(log.status, 200, "{}", log.text());
+    // The report: no inline script or style but its own, by their hashes.
+    let report = server.get(&format!("/competitions/{id}/report.html"), None);
+    let policy = report
+        .header("content-security-policy")
+        .unwrap()
+        .to_string();
+    assert!(
+        policy.contains("script-src 'sha256-") && !policy.contains("unsafe-inline"),
+        "{policy}"
+    );
+    assert!(!report.text().contains("arena export"), "{}", report.text());
 
     // The page, the downloads, and the folder as an ordinary results folder.
     let page = server.get(&format!("/competitions/{id}"), None);

@@ -217,3 +217,86 @@ fn error_pages_keep_the_session_and_ids_that_are_not_numbers_are_404() {
     // And the session was not ended by it.
     assert!(get("/bots/new").text().contains("Log out"));
 }
+
+#[test]
+fn uploads_are_limited_per_participant_and_checks_are_shared_fairly() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let path = contest(dir, RANDOM, 2, "");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("[upload]\n", "[upload]\nper_hour = 4\nmax_stored_mb = 1\n");
+    std::fs::write(&path, text).unwrap();
+    let (_, alice) = add_user(dir, &path, "alice", false);
+    let (_, bob) = add_user(dir, &path, "bob", false);
+    let server = Server::start(dir, &path);
+    let bot = arena::bench::serve::SH_BOT;
+    // Alice's three versions, then Bob's one: the same bytes each, a few hundred.
+    for _ in 0..3 {
+        assert_eq!(
+            server.upload(&alice, "a", "a.sh", bot.as_bytes()).status,
+            201
+        );
+    }
+    assert_eq!(server.upload(&bob, "b", "b.sh", bot.as_bytes()).status, 201);
+    // Bob's check is played second, not after all of Alice's.
+    let bob_done = server.wait_for("/api/bots/2", |v| v["check"] != "pending");
+    let alice_bot = server.wait_for("/api/bots/1", |v| {
+        v["versions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["check"] != "pending")
+    });
+    let checked = |v: &serde_json::Value| {
+        v["uploaded_ms"].as_i64().unwrap() + v["verdict_ms"].as_i64().unwrap()
+    };
+    let bob_at = checked(&bob_done["versions"][0]);
+    let mut alice_at: Vec<i64> = alice_bot["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(checked)
+        .collect();
+    alice_at.sort();
+    assert!(
+        alice_at[0] < bob_at && bob_at < alice_at[1],
+        "alice {alice_at:?}, bob {bob_at}"
+    );
+
+    // A fourth upload within the hour is allowed, a fifth is not, and stores nothing.
+    assert_eq!(
+        server.upload(&alice, "a", "a.sh", bot.as_bytes()).status,
+        201
+    );
+    let refused = server.upload(&alice, "a", "a.sh", bot.as_bytes());
+    assert_eq!(refused.status, 429, "{}", refused.text());
+    assert!(
+        refused.text().contains("per_hour = 4"),
+        "{}",
+        refused.text()
+    );
+    assert!(refused.header("retry-after").is_some());
+    // Bob may keep 1 MiB: a 600 KiB script fits once, not twice.
+    let big = format!("{bot}\n# {}\n", "x".repeat(600 << 10));
+    assert_eq!(
+        server.upload(&bob, "big", "big.sh", big.as_bytes()).status,
+        201
+    );
+    let refused = server.upload(&bob, "big", "big.sh", big.as_bytes());
+    assert_eq!(refused.status, 413, "{}", refused.text());
+    assert!(
+        refused.text().contains("max_stored_mb"),
+        "{}",
+        refused.text()
+    );
+    let versions = server.get("/api/bots/1", None).json().unwrap()["versions"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(versions, 4);
+    let big = server.get("/api/bots/3", None).json().unwrap();
+    assert_eq!(big["versions"].as_array().unwrap().len(), 1, "{big}");
+}

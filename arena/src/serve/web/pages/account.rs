@@ -106,9 +106,11 @@ pub async fn login(
     Form(f): Form<LoginForm>,
 ) -> Result<Response, PageError> {
     check_form_token(&jar, &f.csrf)?;
-    // Refused before any password is hashed.
+    // Refused before any password is hashed. A name no account can have counts on the address
+    // alone (the limiter keeps only names that may exist).
+    let account = crate::serve::contest::valid_name(&f.name).then_some(f.name.as_str());
     app.logins
-        .attempt(Some(&f.name), client.address)
+        .attempt(account, client.address)
         .map_err(|refused| HttpError::too_many(&refused))?;
     let user = app.db.user_by_name(&f.name).await?;
     let hash = user.as_ref().map(|u| u.password_hash.clone());

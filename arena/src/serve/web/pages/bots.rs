@@ -80,6 +80,9 @@ pub async fn upload(
     form: Multipart,
 ) -> Result<Response, PageError> {
     let user = viewer.required()?.clone();
+    if let Err(e) = crate::serve::web::upload::within_quota(&app, &user, 0).await {
+        return Ok(upload_page(&app, &viewer, "", Some(e)));
+    }
     let received = crate::serve::web::upload::receive(&app, form, Some(&viewer)).await?;
     let name = received.name.clone();
     match crate::serve::web::upload::accept(&app, &user, received).await {

@@ -12,6 +12,7 @@ use maud::html;
 
 use super::account::CsrfForm;
 use super::layout::{elo, page_refreshing, when};
+use crate::serve::web::api::check_word;
 use crate::serve::web::{standings, HttpError, PageError, PathIds, Viewer};
 use crate::serve::App;
 
@@ -125,11 +126,84 @@ pub async fn home(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Respons
     let active = list
         .iter()
         .any(|c| matches!(c.status.as_str(), "scheduled" | "running"));
+    // The leaderboard: the latest finished final, else the latest finished competition (the list is
+    // newest first).
+    let finished = |c: &&crate::serve::db::Competition| c.status == "finished";
+    let latest = list
+        .iter()
+        .filter(finished)
+        .find(|c| c.kind == "final")
+        .or_else(|| list.iter().find(finished));
+    let leaderboard = match latest {
+        Some(l) => Some((l, standings::of(&app, l.id).await?)),
+        None => None,
+    };
+    // When the next test competition starts by itself.
+    let next_test = match c.schedule.test_every {
+        _ if active => Some("a competition is scheduled or running now".to_string()),
+        Some(every) => Some(match list.first() {
+            Some(last) => format!(
+                "the next test competition starts at {} (UTC)",
+                when(last.created_ms + every.as_millis() as i64)
+            ),
+            None => "the first test competition starts within a minute".to_string(),
+        }),
+        None => None,
+    };
+    // The visitor's own bots and the verdict of each one's newest version.
+    let mut mine = Vec::new();
+    if let Some(user) = &viewer.user {
+        for b in app
+            .db
+            .bots()
+            .await?
+            .into_iter()
+            .filter(|b| b.owner == user.id)
+        {
+            let newest = app
+                .db
+                .versions(b.id)
+                .await?
+                .into_iter()
+                .max_by_key(|v| v.number);
+            mine.push((b, newest));
+        }
+    }
     let body = html! {
         p { "Game: " (game) ". Reference bots: " (app.contest.reference_names().join(", ")) ". "
             @if let Some(every) = c.schedule.test_every { "A test competition every " (humantime::format_duration(every)) ". " } }
+        @if let Some(next) = &next_test { p.schedule { "Schedule: " (next) "." } }
         @if viewer.user.is_none() {
             p { a href="/login" { "Log in" } @if c.registration { " or " a href="/register" { "register" } } " to upload a bot." }
+        }
+        @if viewer.user.is_some() {
+            h2 { "Your bots" }
+            @if mine.is_empty() { p { "None yet: " a href="/bots/new" { "upload one" } "." } } @else {
+                table.mine {
+                    tr { th { "Bot" } th { "Newest version" } th { "Check" } th { "Detail" } }
+                    @for (b, v) in &mine {
+                        tr {
+                            td { a href={ "/bots/" (b.id) } { (b.name) } @if b.disqualified { " (disqualified)" } }
+                            @if let Some(v) = v {
+                                td { "v" (v.number) }
+                                td { span class=(check_word(&v.check_status)) { (check_word(&v.check_status)) } }
+                                td { (v.check_detail) }
+                            } @else { td {} td {} td {} }
+                        }
+                    }
+                }
+            }
+        }
+        @if let Some((l, table)) = &leaderboard {
+            h2 { "Leaderboard" }
+            p { "Competition " a href={ "/competitions/" (l.id) } { (l.id) } " (" (l.kind) ", finished " (l.finished_ms.map(when).unwrap_or_default()) "):" }
+            table.leaderboard {
+                tr { th { "Rank" } th { "Bot" } th { "Games" } th { "Points" } th { "Elo (95%)" } }
+                @for r in table.rows.iter().take(10) {
+                    tr { td.n { (r.rank) } td { (r.bot) } td.n { (r.games) } td.n { (r.points) }
+                         td.n { (elo(r.elo, r.elo_low, r.elo_high)) } }
+                }
+            }
         }
         h2 { "Competitions" }
         @if list.is_empty() { p { "None yet." } } @else {
@@ -271,10 +345,10 @@ pub async fn report(
     crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
     let dir = app.data.competition(id);
-    let html = crate::report::html::page_of(
+    let html = crate::report::html::public_page_of(
         &dir,
         &format!("competition-{id}"),
-        &table.records,
+        &crate::serve::web::public_records(&table.records),
         &table.report,
     );
     Ok((
@@ -293,6 +367,12 @@ pub async fn games_csv(
 ) -> Result<Response, PageError> {
     crate::serve::web::competition_or_404(&app, id).await?;
     let bytes = crate::results::complete_lines(&app.data.competition(id).join("games.csv"))?;
+    // A crashed bot's stderr stays with its author.
+    let bytes = if bytes.is_empty() {
+        bytes
+    } else {
+        crate::serve::web::public_csv(&bytes)?
+    };
     Ok((
         [
             (CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
@@ -313,7 +393,7 @@ pub async fn download(
     crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
     let event = format!("{} competition {id}", app.contest.config.name);
-    let records = &table.records;
+    let records = &crate::serve::web::public_records(&table.records);
     let (text, ext) = match format.as_str() {
         "pgn" => (crate::formats::pgn::write(records, &event), "pgn"),
         "pons" => (

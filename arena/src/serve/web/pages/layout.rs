@@ -70,8 +70,44 @@ pub fn when(ms: i64) -> String {
 /// An Elo figure with its interval: `+12.3 (−40.1, +60.2)`; `—` before the first game.
 pub fn elo(e: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
     match (e, low, high) {
-        (Some(e), Some(l), Some(h)) if e.is_finite() => format!("{e:+.1} ({l:+.0}, {h:+.0})"),
-        (Some(e), _, _) if e.is_finite() => format!("{e:+.1}"),
+        (Some(e), Some(l), Some(h)) if e.is_finite() => {
+            format!("{} ({}, {})", signed(e, 1), signed(l, 0), signed(h, 0))
+        }
+        (Some(e), _, _) if e.is_finite() => signed(e, 1),
         _ => "—".into(),
+    }
+}
+
+/// `x` with `decimals` places and its sign (`+12.5`, `−3`, `0`, `+∞`), never `-0`.
+fn signed(x: f64, decimals: usize) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "+∞" } else { "−∞" }.into();
+    }
+    let text = format!("{:.*}", decimals, x.abs());
+    if text.chars().all(|c| c == '0' || c == '.') {
+        text
+    } else if x > 0.0 {
+        format!("+{text}")
+    } else {
+        format!("−{text}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_reads_as_people_write_it() {
+        assert_eq!(
+            elo(Some(-0.04), Some(-0.2), Some(f64::INFINITY)),
+            "0.0 (0, +∞)"
+        );
+        assert_eq!(
+            elo(Some(12.345), Some(-180.6), Some(f64::NEG_INFINITY)),
+            "+12.3 (−181, −∞)"
+        );
+        assert_eq!(elo(Some(-7.0), None, None), "−7.0");
+        assert_eq!(elo(Some(f64::NAN), None, None), "—");
     }
 }

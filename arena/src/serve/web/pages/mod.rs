@@ -12,6 +12,7 @@ pub mod layout;
 
 use std::sync::Arc;
 
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
@@ -19,6 +20,9 @@ use crate::serve::App;
 
 pub use bots::check_log_text;
 pub use competitions::{act, create};
+
+/// The largest body of a login or registration form, bytes.
+const FORM_BYTES: usize = 4096;
 
 /// The pages' routes.
 pub fn routes() -> Router<Arc<App>> {
@@ -29,11 +33,20 @@ pub fn routes() -> Router<Arc<App>> {
             "/favicon.ico",
             get(|| async { axum::http::StatusCode::NO_CONTENT }),
         )
-        .route("/login", get(account::login_form).post(account::login))
+        // A login or registration form is a few hundred bytes: its body is capped at 4 KiB, not at
+        // the upload's size.
+        .route(
+            "/login",
+            get(account::login_form)
+                .post(account::login)
+                .layer(DefaultBodyLimit::max(FORM_BYTES)),
+        )
         .route("/logout", post(account::logout))
         .route(
             "/register",
-            get(account::register_form).post(account::register),
+            get(account::register_form)
+                .post(account::register)
+                .layer(DefaultBodyLimit::max(FORM_BYTES)),
         )
         .route("/bots", get(bots::list).post(bots::upload))
         .route("/bots/new", get(bots::upload_form))
