@@ -44,6 +44,8 @@ pub struct Bot {
     /// The id of the version competitions take, if any passed its check.
     pub active_version: Option<i64>,
     pub disqualified: bool,
+    /// Why the organiser disqualified it (empty when it is not).
+    pub disqualified_reason: String,
 }
 
 /// One upload of a bot.
@@ -92,6 +94,8 @@ pub struct Entry {
     /// reference bot).
     pub version: Option<i64>,
     pub disqualified: bool,
+    /// Why its bot was disqualified (empty when it was not).
+    pub disqualified_reason: String,
 }
 
 /// A flag column (0 or 1 in both databases) as a `bool`.
@@ -119,6 +123,7 @@ impl FromRow<'_, AnyRow> for Bot {
             owner_name: row.try_get("owner_name")?,
             active_version: row.try_get("active_version")?,
             disqualified: flag(row, "disqualified")?,
+            disqualified_reason: row.try_get("disqualified_reason")?,
         })
     }
 }
@@ -131,6 +136,7 @@ impl FromRow<'_, AnyRow> for Entry {
             version_id: row.try_get("version_id")?,
             version: row.try_get("version")?,
             disqualified: flag(row, "disqualified")?,
+            disqualified_reason: row.try_get("disqualified_reason")?,
         })
     }
 }
@@ -225,7 +231,7 @@ pub struct Db {
 
 const USER: &str = "SELECT id, name, password_hash, admin FROM users";
 const BOT: &str = "SELECT b.id, b.name, b.owner, u.name AS owner_name, b.active_version, \
-                   b.disqualified FROM bots b JOIN users u ON u.id = b.owner";
+                   b.disqualified, b.disqualified_reason FROM bots b JOIN users u ON u.id = b.owner";
 const VERSION: &str = "SELECT id, bot_id, number, hash, manifest, kind, bytes, uploaded_ms, \
                        check_status, check_detail, checked_ms FROM versions";
 const COMPETITION: &str =
@@ -755,10 +761,11 @@ impl Db {
     ///
     /// # Errors
     /// A database error.
-    pub async fn set_disqualified(&self, bot: i64, disqualified: bool) -> Result<()> {
+    pub async fn set_disqualified(&self, bot: i64, disqualified: bool, reason: &str) -> Result<()> {
         let mut tx = self.write().await?;
-        sqlx::query("UPDATE bots SET disqualified = $1 WHERE id = $2")
+        sqlx::query("UPDATE bots SET disqualified = $1, disqualified_reason = $2 WHERE id = $3")
             .bind(i64::from(disqualified))
+            .bind(if disqualified { reason } else { "" })
             .bind(bot)
             .execute(&mut *tx)
             .await?;
@@ -834,8 +841,10 @@ impl Db {
     /// A database error.
     pub async fn entries(&self, id: i64) -> Result<Vec<Entry>> {
         Ok(sqlx::query_as(
-            "SELECT e.name, e.bot_id, e.version_id, v.number AS version, e.disqualified \
+            "SELECT e.name, e.bot_id, e.version_id, v.number AS version, e.disqualified, \
+             COALESCE(b.disqualified_reason, '') AS disqualified_reason \
              FROM entries e LEFT JOIN versions v ON v.id = e.version_id \
+             LEFT JOIN bots b ON b.id = e.bot_id \
              WHERE e.competition_id = $1 ORDER BY e.bot_id IS NOT NULL, e.name",
         )
         .bind(id)

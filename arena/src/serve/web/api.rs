@@ -108,6 +108,7 @@ async fn bot(State(app): State<Arc<App>>, PathIds(id): PathIds<i64>) -> ApiResul
         "detail": latest.map(|v| v.check_detail.as_str()),
         "active_version": active.map(|v| v.number),
         "disqualified": bot.disqualified,
+        "disqualified_reason": bot.disqualified_reason,
         "versions": versions.iter().map(version_json).collect::<Vec<_>>(),
     })))
 }
@@ -124,6 +125,9 @@ async fn check_log(
 #[serde(deny_unknown_fields)]
 struct Disqualify {
     disqualified: bool,
+    /// Why (required to disqualify; shown to the author and on the competition pages).
+    #[serde(default)]
+    reason: String,
 }
 
 async fn disqualify(
@@ -135,8 +139,15 @@ async fn disqualify(
     admin(&user)?;
     let Json(d) = body.map_err(json_error)?;
     crate::serve::web::bot_or_404(&app, id).await?;
-    app.db.set_disqualified(id, d.disqualified).await?;
-    Ok(Json(json!({ "id": id, "disqualified": d.disqualified })))
+    let reason = if d.disqualified {
+        super::pages::competitions::reason_of(&d.reason)?
+    } else {
+        String::new()
+    };
+    app.db.set_disqualified(id, d.disqualified, &reason).await?;
+    Ok(Json(
+        json!({ "id": id, "disqualified": d.disqualified, "reason": reason }),
+    ))
 }
 
 fn admin(user: &crate::serve::db::User) -> Result<(), HttpError> {
@@ -199,13 +210,31 @@ async fn competition(State(app): State<Arc<App>>, PathIds(id): PathIds<i64>) -> 
     })))
 }
 
+/// `{"reason": "…"}` of an action (optional; a cancellation's is shown on the competition's page).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Action {
+    #[serde(default)]
+    reason: String,
+}
+
 async fn competition_action(
     State(app): State<Arc<App>>,
     Bearer(user): Bearer,
     PathIds((id, action)): PathIds<(i64, String)>,
+    body: axum::body::Bytes,
 ) -> ApiResult {
     admin(&user)?;
-    let status = super::pages::act(&app, id, &action).await?;
+    let a: Action = if body.iter().all(u8::is_ascii_whitespace) {
+        Action::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| HttpError::bad(format!("malformed JSON: {e}")))?
+    };
+    let reason = match a.reason.trim() {
+        "" => String::new(),
+        r => super::pages::competitions::reason_of(r)?,
+    };
+    let status = super::pages::act(&app, id, &action, &reason).await?;
     Ok(Json(json!({ "id": id, "status": status })))
 }
 

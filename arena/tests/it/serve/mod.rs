@@ -1136,9 +1136,25 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live(db:
     let done = server.wait_for(&path, |v| v["status"] == "finished");
     assert_eq!(done["games"], 12);
 
-    // Disqualified: its games leave the standings.
+    // Disqualified, with a reason (none is refused): its games leave the standings.
     let d = server.post_json("/api/bots/1/disqualify", &org, "{\"disqualified\": true}");
+    assert_eq!(d.status, 400, "{}", d.text());
+    assert!(d.text().contains("give a reason"), "{}", d.text());
+    let d = server.post_json(
+        "/api/bots/1/disqualify",
+        &org,
+        "{\"disqualified\": true, \"reason\": \"copied another bot\"}",
+    );
     assert_eq!(d.status, 200, "{}", d.text());
+    assert_eq!(
+        server.get("/api/bots/1", None).json().unwrap()["disqualified_reason"],
+        "copied another bot"
+    );
+    let page = server.get(&format!("/competitions/{id}"), None).text();
+    assert!(
+        page.contains("(disqualified: copied another bot)"),
+        "{page}"
+    );
     let after = server.get(&path, None).json().unwrap();
     let bots: Vec<&str> = after["standings"]
         .as_array()
@@ -1178,8 +1194,17 @@ fn the_organiser_pauses_resumes_disqualifies_and_cancels_and_games_show_live(db:
         .unwrap()["entries"]
         .clone();
     assert!(!entries.to_string().contains("shbot"), "{entries}");
-    let c = server.post_json(&format!("/api/competitions/{next}/cancel"), &org, "");
+    let c = server.post_json(
+        &format!("/api/competitions/{next}/cancel"),
+        &org,
+        "{\"reason\": \"a rule changed\"}",
+    );
     assert_eq!(c.json().unwrap()["status"], "cancelled", "{}", c.text());
+    let page = server.get(&format!("/competitions/{next}"), None).text();
+    assert!(
+        page.contains("Cancelled: cancelled by the organiser: a rule changed"),
+        "{page}"
+    );
 }
 
 on_both_databases!(a_competition_that_cannot_resume_waits_paused_with_the_reason);

@@ -300,3 +300,75 @@ fn uploads_are_limited_per_participant_and_checks_are_shared_fairly() {
     let big = server.get("/api/bots/3", None).json().unwrap();
     assert_eq!(big["versions"].as_array().unwrap().len(), 1, "{big}");
 }
+
+#[test]
+fn the_organiser_s_forms_ask_for_a_confirmation_and_a_reason() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let contest = contest(dir, RANDOM, 2, "");
+    let (password, org) = add_user(dir, &contest, "org", true);
+    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let server = Server::start(dir, &contest);
+    server.upload_first_bot(&alice);
+    let session = log_in(&server, "org", &password);
+    let jar = format!("arena_session={session}");
+    let csrf =
+        hidden_csrf(&request(server.addr, "GET", "/bots/1", &[("Cookie", &jar)], b"").text());
+    let form = |path: &str, body: String| server.form(path, &jar, body);
+
+    // Without the box ticked, or without a reason: refused, nothing changed.
+    let a = form(
+        "/bots/1/disqualify",
+        format!("csrf={csrf}&disqualified=true&reason=cheats"),
+    );
+    assert_eq!(a.status, 400, "{}", a.text());
+    let a = form(
+        "/bots/1/disqualify",
+        format!("csrf={csrf}&disqualified=true&confirm=yes"),
+    );
+    assert_eq!(a.status, 400, "{}", a.text());
+    assert_eq!(
+        server.get("/api/bots/1", None).json().unwrap()["disqualified"],
+        false
+    );
+    let a = form(
+        "/bots/1/disqualify",
+        format!("csrf={csrf}&disqualified=true&confirm=yes&reason=plays+a+copied+engine"),
+    );
+    assert_eq!(a.status, 303, "{}", a.text());
+    // Its author reads why on its page.
+    let page = server.get("/bots/1", Some(&alice)).text();
+    assert!(
+        page.contains("Disqualified by the organiser: plays a copied engine"),
+        "{page}"
+    );
+
+    let (id, _) = server.new_competition(&org, dir);
+    let path = format!("/competitions/{id}/cancel");
+    let a = form(&path, format!("csrf={csrf}&reason=wrong+time+control"));
+    assert_eq!(a.status, 400, "{}", a.text());
+    let a = form(
+        &path,
+        format!("csrf={csrf}&reason=wrong+time+control&confirm=yes"),
+    );
+    assert_eq!(a.status, 303, "{}", a.text());
+    let page = request(
+        server.addr,
+        "GET",
+        &format!("/competitions/{id}"),
+        &[("Cookie", &jar)],
+        b"",
+    )
+    .text();
+    assert!(
+        page.contains("Cancelled: cancelled by the organiser: wrong time control"),
+        "{page}"
+    );
+    // Over, it offers no pause, resume or cancel.
+    assert!(
+        !page.contains("/cancel\"") && !page.contains("/pause\"") && !page.contains("/resume\""),
+        "{page}"
+    );
+}

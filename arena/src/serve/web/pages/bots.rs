@@ -121,6 +121,7 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
     }
     let body = html! {
         p { "Author: " (bot.owner_name) @if bot.disqualified { " — " strong.error { "disqualified" } } }
+        @if bot.disqualified && !bot.disqualified_reason.is_empty() { p.error { "Disqualified by the organiser: " (bot.disqualified_reason) } }
         h2 { "Versions" }
         table {
             tr { th { "Version" } th { "Uploaded" } th { "Kind" } th { "Bytes" } th { "Check" } th { "Verdict after" } th { "Detail" } @if mine { th { "Log" } } }
@@ -153,9 +154,15 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
         }
         @if viewer.user.as_ref().is_some_and(|u| u.admin) {
             h2 { "Organiser" }
-            form method="post" action={ "/bots/" (id) "/disqualify" } {
+            form.disqualify method="post" action={ "/bots/" (id) "/disqualify" } {
                 input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
                 input type="hidden" name="disqualified" value=(if bot.disqualified { "false" } else { "true" });
+                @if !bot.disqualified {
+                    label { "Reason (shown to its author and on the competition pages) " input type="text" name="reason" required maxlength="500"; }
+                }
+                label { input type="checkbox" name="confirm" value="yes" required;
+                    @if bot.disqualified { " Reinstate this bot: it enters new competitions again" }
+                    @else { " Disqualify this bot: its games leave every standings table" } }
                 button type="submit" { @if bot.disqualified { "Reinstate" } @else { "Disqualify" } }
             }
         }
@@ -323,6 +330,10 @@ pub struct DisqualifyForm {
     #[serde(default)]
     csrf: String,
     disqualified: bool,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    confirm: String,
 }
 
 pub async fn disqualify(
@@ -333,7 +344,13 @@ pub async fn disqualify(
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;
     crate::serve::web::bot_or_404(&app, id).await?;
-    app.db.set_disqualified(id, f.disqualified).await?;
+    super::competitions::confirmed(&f.confirm)?;
+    let reason = if f.disqualified {
+        super::competitions::reason_of(&f.reason)?
+    } else {
+        String::new()
+    };
+    app.db.set_disqualified(id, f.disqualified, &reason).await?;
     Ok(Redirect::to(&format!("/bots/{id}")).into_response())
 }
 

@@ -10,7 +10,6 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use maud::html;
 
-use super::account::CsrfForm;
 use super::layout::{elo, page_refreshing, when};
 use crate::serve::web::api::check_word;
 use crate::serve::web::{standings, HttpError, PageError, PathIds, Viewer};
@@ -41,11 +40,11 @@ pub async fn create(app: &App, kind: &str) -> Result<i64, HttpError> {
 
 /// The organiser's `action` on competition `id`: `pause`, `resume`, `cancel` or `rerate` (the
 /// standings recomputed and, once it is over, its `standings.csv` and `report.html` rewritten).
-/// Returns its status after.
+/// A cancellation's `reason` is shown on the competition's page. Returns its status after.
 ///
 /// # Errors
 /// No such competition or action (404), an action its status does not allow (409).
-pub async fn act(app: &Arc<App>, id: i64, action: &str) -> Result<String, HttpError> {
+pub async fn act(app: &Arc<App>, id: i64, action: &str, reason: &str) -> Result<String, HttpError> {
     let c = crate::serve::web::competition_or_404(app, id).await?;
     let conflict = || {
         HttpError::new(
@@ -85,6 +84,11 @@ pub async fn act(app: &Arc<App>, id: i64, action: &str) -> Result<String, HttpEr
                 return Err(conflict());
             }
             stop();
+            if !reason.is_empty() {
+                app.db
+                    .set_detail(id, &format!("cancelled by the organiser: {reason}"))
+                    .await?;
+            }
         }
         "rerate" => {
             app.standings.lock().expect("the cache's lock").remove(&id);
@@ -253,14 +257,58 @@ pub async fn create_form(
     Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
 }
 
+/// A ticked confirmation box (`confirm=yes`).
+///
+/// # Errors
+/// Not ticked (400).
+pub fn confirmed(confirm: &str) -> Result<(), HttpError> {
+    if confirm == "yes" {
+        Ok(())
+    } else {
+        Err(HttpError::bad("tick the confirmation box to go ahead"))
+    }
+}
+
+/// An organiser's reason, trimmed: 1 to 500 characters.
+///
+/// # Errors
+/// Empty or longer (400).
+pub fn reason_of(text: &str) -> Result<String, HttpError> {
+    let reason = text.trim();
+    match reason.chars().count() {
+        0 => Err(HttpError::bad(
+            "give a reason: it is shown to the author and on the pages",
+        )),
+        501.. => Err(HttpError::bad("the reason is longer than 500 characters")),
+        _ => Ok(reason.to_string()),
+    }
+}
+
+/// The organiser's form of an action: cancelling asks for a reason and a ticked confirmation.
+#[derive(serde::Deserialize)]
+pub struct ActionForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    confirm: String,
+}
+
 pub async fn action_form(
     State(app): State<Arc<App>>,
     viewer: Viewer,
     PathIds((id, action)): PathIds<(i64, String)>,
-    Form(f): Form<CsrfForm>,
+    Form(f): Form<ActionForm>,
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;
-    act(&app, id, &action).await?;
+    let reason = if action == "cancel" {
+        confirmed(&f.confirm)?;
+        reason_of(&f.reason)?
+    } else {
+        String::new()
+    };
+    act(&app, id, &action, &reason).await?;
     Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
 }
 
@@ -278,11 +326,12 @@ pub async fn show(
     let body = html! {
         p { (c.kind) " competition, " strong { (c.status) } ", " (table.records.len()) " games recorded. Created " (when(c.created_ms))
             @if let Some(s) = c.started_ms { ", started " (when(s)) } @if let Some(f) = c.finished_ms { ", ended " (when(f)) } "." }
-        @if !c.detail.is_empty() { p.error { "Stopped: " (c.detail) } }
+        @if !c.detail.is_empty() { p.error { (if c.status == "cancelled" { "Cancelled: " } else { "Stopped: " }) (c.detail) } }
+        @if c.status == "paused" { p.error { "Paused: no game is played until the organiser resumes it." } }
         p { "Entries: " @for (i, e) in entries.iter().enumerate() {
             @if i > 0 { ", " }
             @if let Some(b) = e.bot_id { a href={ "/bots/" (b) } { (e.name) } } @else { (e.name) " (reference)" }
-            @if e.disqualified { " (disqualified)" }
+            @if e.disqualified { " (disqualified" @if !e.disqualified_reason.is_empty() { ": " (e.disqualified_reason) } ")" }
         } }
         h2 { "Standings" }
         table id="standings" {
@@ -304,7 +353,7 @@ pub async fn show(
             p { (x.bots.len()) " bots: the crosstable is in " a href={ "/competitions/" (id) "/report.html#crosstable" } { "the report" } "." }
         }
         h2 { "Games" }
-        @if !live_games.is_empty() {
+        @if !live_games.is_empty() && c.status == "running" {
             p { a href={ "/competitions/" (id) "/live" } { (live_games.len()) " game(s) in progress: watch them live" } }
         }
         p { a id="replay" href={ "/competitions/" (id) "/report.html" } { "Every game, with a replay of each" } " · downloads: "
@@ -320,12 +369,24 @@ pub async fn show(
         }
         @if viewer.user.as_ref().is_some_and(|u| u.admin) {
             h2 { "Organiser" }
-            @for action in ["pause", "resume", "cancel", "rerate"] {
-                form.inline method="post" action={ "/competitions/" (id) "/" (action) } {
-                    input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
-                    button type="submit" { (action) }
+            // Each action only where the competition's status allows it.
+            @let status = c.status.as_str();
+            @for action in ["pause", "resume", "rerate"] {
+                @if match action { "pause" => matches!(status, "scheduled" | "running"), "resume" => status == "paused", _ => status != "scheduled" } {
+                    form.inline method="post" action={ "/competitions/" (id) "/" (action) } {
+                        input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
+                        button type="submit" { (action) }
+                    }
+                    " "
                 }
-                " "
+            }
+            @if matches!(status, "scheduled" | "running" | "paused") {
+                form.cancel method="post" action={ "/competitions/" (id) "/cancel" } {
+                    input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
+                    label { "Reason (shown on this page) " input type="text" name="reason" required maxlength="500"; }
+                    label { input type="checkbox" name="confirm" value="yes" required; " Cancel this competition: its remaining games are not played" }
+                    button type="submit" { "cancel" }
+                }
             }
         }
     };
