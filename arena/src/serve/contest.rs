@@ -63,11 +63,19 @@ fn yes() -> bool {
 pub struct CheckConfig {
     /// Games against each reference bot (even: game pairs, the new version first in one of each).
     pub games: u32,
+    /// The least share of the points (0 to 1) a new version must score against a reference bot, by
+    /// the reference bot's name (`min_score = { random = 0.75 }`); a reference bot not named asks
+    /// for none. Beside this, a version passes only when it forfeits no game.
+    #[serde(default)]
+    pub min_score: std::collections::BTreeMap<String, f64>,
 }
 
 impl Default for CheckConfig {
     fn default() -> CheckConfig {
-        CheckConfig { games: 2 }
+        CheckConfig {
+            games: 2,
+            min_score: Default::default(),
+        }
     }
 }
 
@@ -311,6 +319,18 @@ impl Contest {
             "{}: no [[reference]] bot: every submission is checked against them",
             path.display()
         );
+        for (name, share) in &config.check.min_score {
+            ensure!(
+                config.reference.iter().any(|r| &r.name == name),
+                "{}: [check] min_score names {name:?}, which is no reference bot",
+                path.display()
+            );
+            ensure!(
+                (0.0..=1.0).contains(share),
+                "{}: [check] min_score for {name:?} is {share}: a share of the points, 0 to 1",
+                path.display()
+            );
+        }
         for bot in &config.reference {
             ensure!(
                 valid_name(&bot.name),

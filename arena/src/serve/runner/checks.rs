@@ -5,7 +5,12 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
+use std::collections::BTreeMap;
 use std::path::Path;
+
+use games::Player;
+
+use crate::record::GameRecord;
 
 use crate::plan::Plan;
 use crate::probe::ProbeReport;
@@ -103,6 +108,24 @@ pub struct CheckPlan {
     pub protocol: crate::config::ProtocolKind,
 }
 
+/// The points and games of `bot` against each opponent in `games`, by the opponent's name.
+fn scores(bot: &str, games: &[GameRecord]) -> BTreeMap<String, (f64, u32)> {
+    let mut out: BTreeMap<String, (f64, u32)> = BTreeMap::new();
+    for g in games {
+        let (side, opponent) = if g.first == bot {
+            (Player::First, &g.second)
+        } else if g.second == bot {
+            (Player::Second, &g.first)
+        } else {
+            continue;
+        };
+        let entry = out.entry(opponent.clone()).or_default();
+        entry.0 += g.result.points(side);
+        entry.1 += 1;
+    }
+    out
+}
+
 /// Plays version `v`'s check: `Some((passed, detail))`, or `None` when the server stopped it.
 async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
     let (check, plan) = plan_of(&app.db, &app.contest, &app.data.store(), v.id).await?;
@@ -140,15 +163,42 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
     };
     let forfeits = report.forfeits();
     let played = report.games.len();
-    Ok(Some(match forfeits.first() {
-        None => (
+    let scores = scores(&report.bot, &report.games);
+    let scored = scores
+        .iter()
+        .map(|(r, (points, games))| format!("{points}/{games} against {r}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // The first reference bot it scored too little against, with the share asked.
+    let short = app
+        .contest
+        .config
+        .check
+        .min_score
+        .iter()
+        .find_map(|(r, &min)| {
+            let (points, games) = scores.get(r).copied().unwrap_or((0.0, 0));
+            let share = if games == 0 {
+                0.0
+            } else {
+                points / f64::from(games)
+            };
+            (share < min).then(|| {
+                format!(
+                "failed: scored {points}/{games} ({:.0}%) against {r}, and [check] min_score asks \
+                 {:.0}%",
+                share * 100.0,
+                min * 100.0
+            )
+            })
+        });
+    Ok(Some(match (forfeits.first(), short) {
+        (None, Some(short)) => (false, short),
+        (None, None) => (
             true,
-            format!(
-                "passed: {played} games against {}, no forfeit",
-                app.contest.reference_names().join(", ")
-            ),
+            format!("passed: {played} games, no forfeit; scored {scored}"),
         ),
-        Some(g) => (
+        (Some(g), _) => (
             false,
             format!(
                 "failed: {} of {played} games forfeited; game {}: {} ({})",

@@ -1775,3 +1775,57 @@ fn a_contest_on_a_referee_programs_game_checks_uploads_and_plays_its_competition
     let py = standings.iter().find(|r| r["bot"] == "gomoku-py").unwrap();
     assert_eq!(py["points"], 4.0, "{done}");
 }
+
+#[test]
+fn a_check_asks_for_a_share_of_the_points_against_a_reference_bot() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let references = format!(
+        "{RANDOM}[[reference]]\nname = \"ab\"\nbuiltin = \"alphabeta\"\noptions = {{ depth = 4 }}\n"
+    );
+    let path = contest(dir, &references, 2, "");
+    let with = |min_score: &str| {
+        let text = std::fs::read_to_string(&path).unwrap().replace(
+            "[check]\ngames = 2\n",
+            &format!("[check]\ngames = 2\nmin_score = {{ {min_score} }}\n"),
+        );
+        std::fs::write(&path, text).unwrap();
+    };
+    // A name that is no reference bot, or a share past 1, is refused when the server starts.
+    for (bad, says) in [("rnd = 0.5", "no reference bot"), ("ab = 1.5", "0 to 1")] {
+        with(bad);
+        let out = serve(dir, &path)
+            .args(["--listen", "127.0.0.1:0"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{err}");
+        with_original(&path);
+    }
+    // The sh bot stacks the middle column: alpha-beta at depth 4 beats it in both games.
+    with("ab = 0.25");
+    let (_, alice) = add_user(dir, &path, "alice", false);
+    let server = Server::start(dir, &path);
+    let up = server.upload(&alice, "shbot", "a.sh", SH_BOT.as_bytes());
+    assert_eq!(up.status, 201, "{}", up.text());
+    let bot = server.wait_for("/api/bots/1", |v| v["check"] != "pending");
+    assert_eq!(bot["check"], "failed", "{bot}");
+    let detail = bot["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("against ab, and [check] min_score asks 25%"),
+        "{detail}"
+    );
+}
+
+/// Takes the `min_score` line back out of the contest file at `path`.
+fn with_original(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("min_score"))
+        .collect();
+    std::fs::write(path, kept.join("\n") + "\n").unwrap();
+}
