@@ -84,7 +84,8 @@ impl Exports {
 }
 
 /// Whether `format` applies to the records of `r`'s game ([`games::Game::RECORD_FORMATS`]).
-fn has(r: &GameRecord, format: RecordFormat) -> bool {
+/// Whether `r`'s game has its records in `format` (SGF for Dots, Pons's digits for Connect Four).
+pub fn has(r: &GameRecord, format: RecordFormat) -> bool {
     format!("{} {}", r.game, r.variant)
         .parse::<GameSpec>()
         .is_ok_and(|s| s.record_formats().contains(&format))

@@ -756,6 +756,25 @@ impl Db {
         Ok(())
     }
 
+    /// Makes version `number` of bot `bot` its active version (the one new competitions take), if that
+    /// version passed its check; returns whether it did.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_active(&self, bot: i64, number: i64) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE bots SET active_version = (SELECT v.id FROM versions v WHERE v.bot_id = $1 \
+             AND v.number = $2 AND v.check_status = 'passed') \
+             WHERE id = $1 AND EXISTS (SELECT 1 FROM versions v WHERE v.bot_id = $1 \
+             AND v.number = $2 AND v.check_status = 'passed')",
+        )
+        .bind(bot)
+        .bind(number)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Disqualifies bot `id` (or reinstates it): it enters no new competition and its games leave
     /// the standings of every competition it is in.
     ///

@@ -26,6 +26,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/bots/{id}", get(bot))
         .route("/bots/{id}/versions/{number}/log", get(check_log))
         .route("/bots/{id}/disqualify", post(disqualify))
+        .route("/bots/{id}/active", post(active))
         .route("/competitions", get(competitions).post(create_competition))
         .route("/competitions/{id}", get(competition))
         .route("/competitions/{id}/live", get(live))
@@ -148,6 +149,25 @@ async fn disqualify(
     Ok(Json(
         json!({ "id": id, "disqualified": d.disqualified, "reason": reason }),
     ))
+}
+
+/// `{"version": N}`: the version new competitions take.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Active {
+    version: i64,
+}
+
+/// The author's choice of the bot's active version.
+async fn active(
+    State(app): State<Arc<App>>,
+    Bearer(user): Bearer,
+    PathIds(id): PathIds<i64>,
+    body: Result<Json<Active>, axum::extract::rejection::JsonRejection>,
+) -> ApiResult {
+    let Json(a) = body.map_err(json_error)?;
+    super::upload::choose_active(&app, &user, id, a.version).await?;
+    Ok(Json(json!({ "id": id, "active_version": a.version })))
 }
 
 fn admin(user: &crate::serve::db::User) -> Result<(), HttpError> {

@@ -128,6 +128,26 @@ pub async fn receive(
     })
 }
 
+/// Makes version `number` the active version of bot `id`, on behalf of `user`, who must own it.
+///
+/// # Errors
+/// No such bot (404), another's bot (403), a version that did not pass its check (409).
+pub async fn choose_active(app: &App, user: &User, id: i64, number: i64) -> Result<(), HttpError> {
+    let bot = super::bot_or_404(app, id).await?;
+    if bot.owner != user.id {
+        return Err(HttpError::forbidden(
+            "only its author chooses a bot's active version",
+        ));
+    }
+    if !app.db.set_active(id, number).await? {
+        return Err(HttpError::new(
+            StatusCode::CONFLICT,
+            format!("version {number} of {} has not passed its check", bot.name),
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses an upload of `bytes` (0 before its body is read) by `owner` beyond the contest's limits of
 /// one participant (`[upload] per_hour`, `max_stored_mb`); the organiser has none.
 ///

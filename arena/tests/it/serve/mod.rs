@@ -1829,3 +1829,34 @@ fn with_original(path: &Path) {
         .collect();
     std::fs::write(path, kept.join("\n") + "\n").unwrap();
 }
+
+#[test]
+fn an_author_chooses_which_passing_version_plays() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let path = contest(dir, RANDOM, 2, "");
+    let (_, alice) = add_user(dir, &path, "alice", false);
+    let (_, bob) = add_user(dir, &path, "bob", false);
+    let server = Server::start(dir, &path);
+    server.upload_first_bot(&alice);
+    let second = format!("{SH_BOT}# the second version\n");
+    assert_eq!(
+        server
+            .upload(&alice, "shbot", "a.sh", second.as_bytes())
+            .status,
+        201
+    );
+    let bot = server.wait_for("/api/bots/1", |v| v["active_version"] == 2);
+    assert_eq!(bot["check"], "passed", "{bot}");
+    let choose = |token: &str, body: &str| server.post_json("/api/bots/1/active", token, body);
+    assert_eq!(choose(&bob, "{\"version\": 1}").status, 403);
+    assert_eq!(choose(&alice, "{\"version\": 3}").status, 409);
+    let a = choose(&alice, "{\"version\": 1}");
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(
+        server.get("/api/bots/1", None).json().unwrap()["active_version"],
+        1
+    );
+}

@@ -134,7 +134,15 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
                     td { span class=(check_word(&v.check_status)) { (check_word(&v.check_status)) } }
                     td.n { @if let Some(t) = v.checked_ms { (format!("{:.1} s", (t - v.uploaded_ms) as f64 / 1000.0)) } }
                     td { (v.check_detail) }
-                    @if mine { td { @if v.checked_ms.is_some() { a href={ "/bots/" (id) "/versions/" (v.number) "/log" } { "transcript and stderr" } } } }
+                    @if mine { td { @if v.checked_ms.is_some() { a href={ "/bots/" (id) "/versions/" (v.number) "/log" } { "transcript and stderr" } }
+                        @if v.check_status == "passed" && Some(v.id) != bot.active_version {
+                            " "
+                            form.inline method="post" action={ "/bots/" (id) "/active" } {
+                                input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
+                                input type="hidden" name="version" value=(v.number);
+                                button type="submit" { "make active" }
+                            }
+                        } } }
                 }
             }
         }
@@ -334,6 +342,25 @@ pub struct DisqualifyForm {
     reason: String,
     #[serde(default)]
     confirm: String,
+}
+
+#[derive(serde::Deserialize)]
+pub struct ActiveForm {
+    #[serde(default)]
+    csrf: String,
+    version: i64,
+}
+
+/// The author's choice of the version new competitions take.
+pub async fn active(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    PathIds(id): PathIds<i64>,
+    Form(f): Form<ActiveForm>,
+) -> Result<Response, PageError> {
+    let user = viewer.check_csrf(&f.csrf)?;
+    crate::serve::web::upload::choose_active(&app, user, id, f.version).await?;
+    Ok(Redirect::to(&format!("/bots/{id}")).into_response())
 }
 
 pub async fn disqualify(

@@ -323,6 +323,16 @@ pub async fn show(
     let x = &table.report.crosstable;
     let live = matches!(c.status.as_str(), "scheduled" | "running");
     let live_games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;
+    let has = |format| {
+        table
+            .records
+            .first()
+            .is_some_and(|r| crate::report::html::has(r, format))
+    };
+    let (sgf, pons) = (
+        has(games::RecordFormat::Sgf),
+        has(games::RecordFormat::Pons),
+    );
     let body = html! {
         p { (c.kind) " competition, " strong { (c.status) } ", " (table.records.len()) " games recorded. Created " (when(c.created_ms))
             @if let Some(s) = c.started_ms { ", started " (when(s)) } @if let Some(f) = c.finished_ms { ", ended " (when(f)) } "." }
@@ -358,9 +368,10 @@ pub async fn show(
         }
         p { a id="replay" href={ "/competitions/" (id) "/report.html" } { "Every game, with a replay of each" } " · downloads: "
             a href={ "/competitions/" (id) "/games.csv" } { "games.csv" } " · "
-            a href={ "/competitions/" (id) "/download/pgn" } { "PGN" } " · "
-            a href={ "/competitions/" (id) "/download/sgf" } { "SGF (Dots)" } " · "
-            a href={ "/competitions/" (id) "/download/pons" } { "Pons (Connect Four)" } }
+            a href={ "/competitions/" (id) "/download/pgn" } { "PGN" }
+            // Only the formats its games have.
+            @if sgf { " · " a href={ "/competitions/" (id) "/download/sgf" } { "SGF" } }
+            @if pons { " · " a href={ "/competitions/" (id) "/download/pons" } { "Pons's digits" } } }
         table id="games" {
             tr { th { "Game" } th { "First" } th { "Second" } th { "Result" } th { "Ending" } th { "Plies" } }
             @for g in table.records.iter().rev().take(50) {

@@ -54,6 +54,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/bots/{id}/versions/{number}/log", get(bots::check_log))
         .route("/bots/{id}/competitions/{cid}/stderr", get(bots::stderr))
         .route("/bots/{id}/disqualify", post(bots::disqualify))
+        .route("/bots/{id}/active", post(bots::active))
         .route("/competitions", post(competitions::create_form))
         .route("/competitions/{id}", get(competitions::show))
         .route("/competitions/{id}/report.html", get(competitions::report))
