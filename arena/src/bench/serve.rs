@@ -167,7 +167,7 @@ async fn measure(exe: &Path, tmp: &Path, sizes: &Sizes, pg: Option<&FreshDb>) ->
         "| competition through the server: {played} games of random vs random, 2 at once | {:.1} games/s |",
         played / (ms as f64 / 1000.0)
     );
-    let config = server.app.contest.competition(1000, Vec::new())?;
+    let config = server.app.contest.competition(1000, false, Vec::new())?;
     let plan = server.app.contest.plan(&config)?;
     let run_opts = crate::run::RunOptions {
         results_root: tmp.join("direct"),

@@ -35,7 +35,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         if is_contest(path) {
             let exe = std::env::current_exe().context("finding the arena executable")?;
             let contest = arena::serve::contest::Contest::load(path, &exe)?;
-            let plan = contest.plan(&contest.competition(1, Vec::new())?)?;
+            let plan = contest.plan(&contest.competition(1, false, Vec::new())?)?;
             outln!(
                 "{}: contest {:?}, {}, {:?} competitions, reference bots {}, {} check games against each",
                 path.display(),

@@ -47,6 +47,11 @@ pub struct ContestConfig {
     /// How every competition is played: any key of a tournament config but `name`, `seed` and
     /// `[[bots]]` (game, format, time control, limits, sandbox, concurrency, …).
     pub competition: toml::Table,
+    /// `[final]`: keys of `[competition]` the final plays otherwise (`games_per_pair`,
+    /// `[final.time_control]`, `format`, …), each replacing the `[competition]` value whole; test
+    /// competitions play `[competition]` alone.
+    #[serde(default, rename = "final")]
+    pub final_: toml::Table,
     /// The reference bots: `[[reference]]` tables, each a `[[bots]]` entry of a tournament config
     /// (usually `builtin = "…"`); relative paths resolve against the contest file's folder.
     #[serde(default)]
@@ -271,17 +276,27 @@ impl Contest {
             path.display(),
             config.name
         );
-        for key in ["name", "bots", "seed", "sprt", "tune"] {
+        for (table, keys) in [
+            ("competition", &config.competition),
+            ("final", &config.final_),
+        ] {
+            for key in ["name", "bots", "seed", "sprt", "tune"] {
+                ensure!(
+                    !keys.contains_key(key),
+                    "{}: [{table}] cannot set `{key}` (the server names, seeds and fills each competition)",
+                    path.display()
+                );
+            }
             ensure!(
-                !config.competition.contains_key(key),
-                "{}: [competition] cannot set `{key}` (the server names, seeds and fills each competition)",
+                !keys.contains_key("affinity"),
+                "{}: [{table}] cannot set `affinity`: the games are played by workers, which do not pin \
+                 bots to CPUs (run fewer slots a machine instead)",
                 path.display()
             );
         }
         ensure!(
-            !config.competition.contains_key("affinity"),
-            "{}: [competition] cannot set `affinity`: the games are played by workers, which do not pin \
-             bots to CPUs (run fewer slots a machine instead)",
+            !config.final_.contains_key("game"),
+            "{}: [final] cannot set `game`: the final plays the game the bots were checked at",
             path.display()
         );
         ensure!(
@@ -344,19 +359,33 @@ impl Contest {
             path: std::path::absolute(path)?,
             exe: exe.to_path_buf(),
         };
-        let sample = contest.competition(0, contest.config.reference.clone())?;
-        ensure!(
-            sample.sandbox != Some(crate::config::SandboxKind::None),
-            "{}: [competition] sandbox = \"none\": a contest runs other people's uploads, which must be \
-             isolated from each other and from the server",
-            path.display()
-        );
-        if matches!(sample.format, Format::Sprt | Format::Tune) {
-            bail!(
-                "{}: [competition] format {:?}: a contest plays round-robin, gauntlet, Swiss or knockout competitions",
-                path.display(),
-                sample.format
+        // A competition of two stand-ins for participants' bots (copies of the first reference bot
+        // under other names), and the reference bots when they play.
+        let sample_bots: Vec<BotConfig> = ["sample-a", "sample-b"]
+            .into_iter()
+            .map(|name| BotConfig {
+                name: name.into(),
+                ..contest.config.reference[0].clone()
+            })
+            .collect();
+        for (table, is_final) in [("competition", false), ("final", true)] {
+            let sample = contest.competition(0, is_final, sample_bots.clone())?;
+            ensure!(
+                sample.sandbox != Some(crate::config::SandboxKind::None),
+                "{}: [{table}] sandbox = \"none\": a contest runs other people's uploads, which must be \
+                 isolated from each other and from the server",
+                path.display()
             );
+            if matches!(sample.format, Format::Sprt | Format::Tune) {
+                bail!(
+                    "{}: [{table}] format {:?}: a contest plays round-robin, gauntlet, Swiss or knockout competitions",
+                    path.display(),
+                    sample.format
+                );
+            }
+            contest
+                .plan(&sample)
+                .with_context(|| format!("{}: [{table}]", path.display()))?;
         }
         let mut sample = contest.config.reference[0].clone();
         sample.name = "check-sample".into();
@@ -383,20 +412,23 @@ impl Contest {
             .collect()
     }
 
-    /// The config of competition `id` among `bots` (its text is [`Config::to_toml`] of it).
+    /// The config of competition `id` among `bots` (its text is [`Config::to_toml`] of it); the
+    /// final's (`is_final`) with `[final]`'s keys in place of `[competition]`'s.
     ///
     /// # Errors
     /// A `[competition]` table that is not a tournament config.
-    pub fn competition(&self, id: i64, mut bots: Vec<BotConfig>) -> Result<Config> {
+    pub fn competition(&self, id: i64, is_final: bool, mut bots: Vec<BotConfig>) -> Result<Config> {
         if self.config.references_play {
             let mut all = self.config.reference.clone();
             all.append(&mut bots);
             bots = all;
         }
-        self.config_of(
+        let overrides = is_final.then_some(&self.config.final_);
+        self.config_with(
             &format!("competition-{id}"),
             self.config.seed + id as u64,
             bots,
+            overrides,
         )
     }
 
@@ -419,7 +451,21 @@ impl Contest {
     }
 
     fn config_of(&self, name: &str, seed: u64, bots: Vec<BotConfig>) -> Result<Config> {
+        self.config_with(name, seed, bots, None)
+    }
+
+    /// The config `name` of `[competition]` with `overrides`' keys put in whole (the final's).
+    fn config_with(
+        &self,
+        name: &str,
+        seed: u64,
+        bots: Vec<BotConfig>,
+        overrides: Option<&toml::Table>,
+    ) -> Result<Config> {
         let mut table = self.config.competition.clone();
+        for (key, value) in overrides.into_iter().flatten() {
+            table.insert(key.clone(), value.clone());
+        }
         table.insert("name".into(), name.into());
         table.insert("seed".into(), toml::Value::Integer(seed as i64));
         table.insert(
@@ -464,7 +510,7 @@ mod tests {
             let name = entry.file_name().to_string_lossy().into_owned();
             if name.starts_with("contest-") && name.ends_with(".toml") {
                 let contest = Contest::load(&entry.path(), &exe()).unwrap();
-                let config = contest.competition(1, Vec::new()).unwrap();
+                let config = contest.competition(1, false, Vec::new()).unwrap();
                 assert_eq!(config.name, "competition-1");
                 assert!(
                     contest.plan(&config).unwrap().bots.len() >= 2

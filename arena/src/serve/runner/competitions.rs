@@ -63,7 +63,14 @@ async fn schedule(app: &App) -> Result<()> {
         None => true,
         Some(t) => now_ms() - t >= every.as_millis() as i64,
     };
-    if due {
+    // Not a competition of the reference bots alone: it waits for a participant's bot to pass.
+    let participants = app
+        .db
+        .bots()
+        .await?
+        .iter()
+        .any(|b| b.active_version.is_some() && !b.disqualified);
+    if due && participants {
         app.db
             .add_competition("test", &app.contest.playing_references())
             .await?;
@@ -94,7 +101,8 @@ pub async fn plan_of(
             .with_context(|| format!("version {version} of {}", e.name))?;
         bots.push(super::bot_config(&e.name, &v.manifest, store, &v.hash)?);
     }
-    let config = contest.competition(id, bots)?;
+    let is_final = db.competition(id).await?.is_some_and(|c| c.kind == "final");
+    let config = contest.competition(id, is_final, bots)?;
     let mut plan = contest.plan(&config)?;
     // A knockout seeded from an earlier results folder, as `arena run` seeds it.
     crate::tournament::pairing::seed(&mut plan)?;

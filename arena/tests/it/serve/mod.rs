@@ -876,13 +876,23 @@ fn a_scheduled_test_competition_starts_by_itself(db: Database) {
     let text =
         text.replace("[schedule]\ntest_every = \"1h\"\n", "") + "[schedule]\ntest_every = \"1h\"\n";
     std::fs::write(&contest, text).unwrap();
+    let (_, alice) = add_user(dir, &contest, "alice", false);
     let server = Server::start(dir, &contest);
+    // No competition of the reference bots alone: the first waits for a participant's bot, which
+    // brings it at once (the schedule is looked at every 5 s; give it two looks).
+    std::thread::sleep(Duration::from_secs(11));
+    assert_eq!(
+        server.get("/api/competitions", None).json().unwrap(),
+        json!([])
+    );
+    server.upload_first_bot(&alice);
     server.wait_for("/api/competitions", |v| {
         v.as_array().is_some_and(|l| !l.is_empty())
     });
     let c = server.wait_for("/api/competitions/1", |v| v["status"] == "finished");
     assert_eq!(c["kind"], "test");
-    assert_eq!(c["games"], 2);
+    // Three bots, a game pair each.
+    assert_eq!(c["games"], 6);
     // One server a contest: a second one on its data is refused.
     let second = serve(dir, contest.as_path())
         .args(["--listen", "127.0.0.1:0"])
@@ -1859,4 +1869,49 @@ fn an_author_chooses_which_passing_version_plays() {
         server.get("/api/bots/1", None).json().unwrap()["active_version"],
         1
     );
+}
+
+#[test]
+fn the_final_plays_its_own_table() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let path = contest(dir, RANDOM, 2, "[final]\ngames_per_pair = 4");
+    let (_, org) = add_user(dir, &path, "org", true);
+    let (_, alice) = add_user(dir, &path, "alice", false);
+    let server = Server::start(dir, &path);
+    server.upload_first_bot(&alice);
+    let (test, _) = server.new_competition(&org, dir);
+    let done = server.wait_for(&format!("/api/competitions/{test}"), |v| {
+        v["status"] == "finished"
+    });
+    assert_eq!(
+        (&done["kind"], &done["games"]),
+        (&json!("test"), &json!(2)),
+        "{done}"
+    );
+    let c = server.post_json("/api/competitions", &org, "{\"kind\":\"final\"}");
+    let id = c.json().unwrap()["id"].as_i64().unwrap();
+    let done = server.wait_for(&format!("/api/competitions/{id}"), |v| {
+        v["status"] == "finished"
+    });
+    assert_eq!(
+        (&done["kind"], &done["games"]),
+        (&json!("final"), &json!(4)),
+        "{done}"
+    );
+    // A [final] key the server sets itself is refused when it starts.
+    drop(server);
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("[final]\n", "[final]\nseed = 3\n");
+    std::fs::write(&path, text).unwrap();
+    let out = serve(dir, &path)
+        .args(["--listen", "127.0.0.1:0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("[final] cannot set `seed`"), "{err}");
 }
