@@ -6,6 +6,10 @@ use std::str::FromStr;
 use games::{Player, Setup};
 use serde::{Deserialize, Serialize};
 
+/// The start of the detail of a void game that was never played (the contest server's game of a bot
+/// disqualified after its competition began): `not played: <bot> was disqualified by the organiser`.
+pub const NOT_PLAYED: &str = "not played: ";
+
 /// The result from the first player's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {

@@ -624,13 +624,125 @@ fn the_contest_in_the_browser(db: Option<&str>) {
     replay_page(&tab, &server, id, r);
     lap("game replayed on its own page");
 
+    let pages = [
+        "/".to_string(),
+        format!("/competitions/{id}"),
+        format!("/bots/{bot_id}"),
+        format!("/competitions/{id}/games/{}", r.id),
+    ];
+    no_overflow(&tab, &server, &pages);
+    lap("pages at 1280 and 390 px");
     console.assert_no_errors();
+
+    // Last, as the browser logs their 404s: error pages, and the bot disqualified (its games then
+    // leave the standings and their replay pages).
+    errors_keep_the_session(&tab, &server);
+    disqualify(&tab, &server, bot_id);
+    lap("an error page, a disqualification with its reason");
     let status = server.stop();
     assert!(
         status.success(),
         "arena serve stopped with {status}\n{}",
         server.log()
     );
+}
+
+/// An address that is no page, and an id that is no number, answer a 404 page in the site's layout,
+/// with the session still shown in the header.
+fn errors_keep_the_session(tab: &Tab, server: &Server) {
+    let before = logged_in_as(tab);
+    assert!(!before.is_empty(), "{}", page_text(tab));
+    for path in ["/bots/abc", "/no/such/page"] {
+        tab.navigate_to(&server.url(path))
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        wait_for_page(tab, server, &format!("{path} to load"), |p| p == path);
+        let text = page_text(tab);
+        assert!(text.contains("no such page"), "{text}");
+        assert_eq!(logged_in_as(tab), before, "{text}");
+    }
+}
+
+/// The organiser disqualifies bot `id` from its page: a reason and a ticked box, then the reason on
+/// the page.
+fn disqualify(tab: &Tab, server: &Server, id: u64) {
+    let path = format!("/bots/{id}");
+    open(tab, server, &path);
+    fill(
+        tab,
+        "form.disqualify input[name=reason]",
+        "plays a copied engine",
+    );
+    tab.find_element("form.disqualify input[name=confirm]")
+        .unwrap()
+        .click()
+        .unwrap();
+    tab.find_element("form.disqualify button")
+        .unwrap()
+        .click()
+        .unwrap();
+    poll(
+        "the disqualification's reason on the bot's page",
+        || {
+            let text = eval_string(tab, "document.body ? document.body.innerText : ''")?;
+            text.contains("Disqualified by the organiser: plays a copied engine")
+                .then_some(())
+        },
+        || page_text(tab),
+    );
+}
+
+/// Each of `paths` at 1280 and 390 px wide: the page no wider than the window (a wide table scrolls
+/// in its own box), a screenshot of each in the tests' folder of the target directory.
+fn no_overflow(tab: &Tab, server: &Server, paths: &[String]) {
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-screens");
+    std::fs::create_dir_all(&shots).unwrap();
+    for width in [1280, 390] {
+        // The viewport of a desktop, then of a phone (as the browser's device toolbar sets it).
+        tab.call_method(
+            headless_chrome::protocol::cdp::Emulation::SetDeviceMetricsOverride {
+                width,
+                height: 900,
+                device_scale_factor: 1.0,
+                mobile: width < 500,
+                scale: None,
+                screen_width: None,
+                screen_height: None,
+                position_x: None,
+                position_y: None,
+                dont_set_visible_size: None,
+                screen_orientation: None,
+                viewport: None,
+                display_feature: None,
+                device_posture: None,
+            },
+        )
+        .unwrap();
+        for path in paths {
+            open(tab, server, path);
+            let wide = eval_string(
+                tab,
+                "String(document.documentElement.scrollWidth - document.documentElement.clientWidth)",
+            );
+            assert_eq!(
+                wide.as_deref(),
+                Some("0"),
+                "{path} at {width} px is wider than the window\n{}",
+                page_text(tab)
+            );
+            let png = tab
+                .capture_screenshot(
+                    headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption::Png,
+                    None,
+                    None,
+                    true,
+                )
+                .unwrap();
+            let name = format!("{width}{}.png", path.replace('/', "_"));
+            std::fs::write(shots.join(name), png).unwrap();
+        }
+    }
 }
 
 /// A contest of `game` (a `[competition.game]` table's lines) between the reference bot random and a

@@ -53,6 +53,13 @@ impl GameVisitor for Replay<'_> {
         let unplayed = r.moves.is_empty() && r.termination.is_forfeit();
         // A game voided while its opening was played ends within the opening.
         let cut = r.termination == Termination::Void && r.opening.starts_with(&r.moves);
+        // A game the contest server did not play (its bot disqualified meanwhile): void, no move.
+        if r.termination == Termination::Void
+            && r.moves.is_empty()
+            && r.detail.starts_with(crate::record::NOT_PLAYED)
+        {
+            return Ok(());
+        }
         if !r.moves.starts_with(&r.opening) && !unplayed && !cut {
             return Err("the moves do not start with the opening".into());
         }

@@ -245,6 +245,21 @@ impl Remote {
             message: format!("the game queue: {e:#}"),
             queue: true,
         };
+        // A game of a bot disqualified since its competition began is not played: void, as it
+        // counts in no standings anyway.
+        if let Some(bot) = disqualified_player(&db, &run, &plan, &game)
+            .await
+            .map_err(failed)?
+        {
+            return Ok(unplayed(
+                &plan,
+                &game,
+                format!(
+                    "{}{bot} was disqualified by the organiser",
+                    crate::record::NOT_PLAYED
+                ),
+            ));
+        }
         let job = serde_json::to_string(&Job::of(&plan, &game)).map_err(|e| failed(e.into()))?;
         let (tx, rx) = oneshot::channel();
         waiters
@@ -316,6 +331,59 @@ impl Remote {
 impl Drop for Remote {
     fn drop(&mut self) {
         self.poller.abort();
+    }
+}
+
+/// The player of `game` who is disqualified in competition run `run` (`competition-<id>`), if one is
+/// (looked at when the game is queued, and again when a worker takes it).
+///
+/// # Errors
+/// A database error.
+pub async fn disqualified_player(
+    db: &Db,
+    run: &str,
+    plan: &Plan,
+    game: &ScheduledGame,
+) -> Result<Option<String>> {
+    let Some(id) = run
+        .strip_prefix("competition-")
+        .and_then(|id| id.parse::<i64>().ok())
+    else {
+        return Ok(None);
+    };
+    let names = [&plan.bots[game.first].name, &plan.bots[game.second].name];
+    Ok(db
+        .entries(id)
+        .await?
+        .into_iter()
+        .find(|e| e.disqualified && names.contains(&&e.name))
+        .map(|e| e.name))
+}
+
+/// The record of `game`, not played: void (it counts in no standings), `detail` saying why.
+pub fn unplayed(plan: &Plan, game: &ScheduledGame, detail: String) -> GameRecord {
+    let bots = [&plan.bots[game.first], &plan.bots[game.second]];
+    GameRecord {
+        id: game.id.clone(),
+        round: game.round,
+        pair: game.pair,
+        game: plan.spec.kind().to_string(),
+        variant: plan.spec.variant(),
+        first: bots[0].name.clone(),
+        second: bots[1].name.clone(),
+        result: crate::record::GameResult::Draw,
+        termination: crate::record::Termination::Void,
+        detail,
+        plies: 0,
+        score: None,
+        time_ms: [0, 0],
+        time_control: bots.map(|b| b.time_control.to_string()),
+        move_ms: Vec::new(),
+        opening: game.opening.clone(),
+        setup: game.setup.clone(),
+        moves: Vec::new(),
+        seed: game.seed,
+        date: String::new(),
     }
 }
 

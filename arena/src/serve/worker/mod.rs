@@ -366,7 +366,35 @@ async fn play(shared: &Shared, claim: Claim) -> Option<(Claim, String)> {
             return None;
         }
     };
-    let record = match play_game(&run.plan, &game, &run.env).await {
+    // Its bot disqualified since the game was queued: not played.
+    let record =
+        match crate::serve::queue::disqualified_player(&shared.db, &claim.run, &run.plan, &game)
+            .await
+        {
+            Ok(Some(bot)) => Some(crate::serve::queue::unplayed(
+                &run.plan,
+                &game,
+                format!(
+                    "{}{bot} was disqualified by the organiser",
+                    crate::record::NOT_PLAYED
+                ),
+            )),
+            Ok(None) => None,
+            Err(e) => {
+                crate::errln!(
+                    "arena worker {name}: {} {}: {e:#}; the game goes back to the queue",
+                    claim.run,
+                    claim.game
+                );
+                shared.give_back(&claim).await;
+                return None;
+            }
+        };
+    let played = match record {
+        Some(r) => Ok(r),
+        None => play_game(&run.plan, &game, &run.env).await,
+    };
+    let record = match played {
         Ok(r) => r,
         Err(e) if claim.attempt >= MAX_ATTEMPTS => {
             return failed(format!("{e} ({} tries)", claim.attempt))

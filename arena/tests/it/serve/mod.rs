@@ -1915,3 +1915,61 @@ fn the_final_plays_its_own_table() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("[final] cannot set `seed`"), "{err}");
 }
+
+#[test]
+fn a_bot_disqualified_during_a_competition_plays_no_more_of_its_games() {
+    let Some(tmp) = test_folder(Database::Sqlite) else {
+        return;
+    };
+    let dir = tmp.path();
+    let (contest, org, alice) = slow_contest_with(dir, 100, 4, "");
+    let server = Server::start(dir, &contest);
+    server.upload_first_bot(&alice);
+    let (id, csv) = server.new_competition(&org, dir);
+    // Disqualified once its competition has a game recorded (of 12; at most two more in play).
+    wait_for_lines(&csv, 2, dir);
+    let d = server.post_json(
+        "/api/bots/1/disqualify",
+        &org,
+        "{\"disqualified\": true, \"reason\": \"found out\"}",
+    );
+    assert_eq!(d.status, 200, "{}", d.text());
+    let done = loop {
+        let a = server.get(&format!("/api/competitions/{id}"), None);
+        assert_eq!(a.status, 200, "{}\n{}", a.text(), log_of(dir));
+        let v = a.json().unwrap();
+        if v["status"] == "finished" {
+            break v;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let unplayed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("not played: shbot was disqualified by the organiser"))
+        .collect();
+    assert!(!unplayed.is_empty(), "{text}\n{done}\n{}", log_of(dir));
+    for line in &unplayed {
+        assert!(line.contains(",void,"), "{line}");
+    }
+    // Its games left the standings; the others' all count.
+    let bots: Vec<&str> = done["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap())
+        .collect();
+    assert!(!bots.contains(&"shbot"), "{done}");
+    assert_eq!(done["games"], 4, "{done}");
+    // Its folder reads as an ordinary results folder (every record checked against the rules).
+    let out = crate::common::arena()
+        .args(["report"])
+        .arg(csv.parent().unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
