@@ -808,11 +808,12 @@ fn a_kalah_competition_on_the_live_board_and_its_replay_pages() {
     let Some(chromium) = browser_or_skip() else {
         return;
     };
-    // The other bot waits 150 ms before each move: a game lasts seconds, long enough to be watched.
+    // The other bot waits 400 ms before each move: a game lasts about 10 s, long enough to be watched
+    // even when Chromium starts slowly beside other tests (at 150 ms both games could end first).
     let (mut server, id, dir) = references_competition(
         "kalah-contest",
         "name = \"kalah\"",
-        "builtin = \"faulty\"\nargs = [\"--delay-ms\", \"150\"]",
+        "builtin = \"faulty\"\nargs = [\"--delay-ms\", \"400\"]",
     );
     let browser = launch(chromium, &dir.path().join("profile"));
     let tab = browser.new_tab().unwrap();
