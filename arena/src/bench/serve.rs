@@ -122,7 +122,13 @@ async fn measure(exe: &Path, tmp: &Path, sizes: &Sizes, pg: Option<&FreshDb>) ->
     std::fs::write(
         &contest,
         format!(
-            "name = \"bench\"\n[check]\ngames = 2\n[competition]\nformat = \"round-robin\"\n\
+            // One client address, one participant: the per-address and per-participant limits are
+            // raised past the bench's 100 clients and its uploads.
+            "name = \"bench\"\n[check]\ngames = 2\n\
+             [server]\nmax_connections_per_address = 1000\n\
+             [upload]\nmax_mb = 20\nmax_unpacked_mb = 200\nmax_files = 10000\nper_hour = 100000\n\
+             max_stored_mb = 100000\n\
+             [competition]\nformat = \"round-robin\"\n\
              games_per_pair = {games}\nconcurrency = 2\n[competition.game]\nname = \"connect4\"\n\
              [competition.time_control]\ntime_ms = 10000\ninc_ms = 100\n\
              [[reference]]\nname = \"random-a\"\nbuiltin = \"random\"\n\

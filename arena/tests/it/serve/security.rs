@@ -311,6 +311,14 @@ fn the_organiser_s_forms_ask_for_a_confirmation_and_a_reason() {
     let (password, org) = add_user(dir, &contest, "org", true);
     let (_, alice) = add_user(dir, &contest, "alice", false);
     let server = Server::start(dir, &contest);
+    // Random alone: no competition (it could only fail).
+    let refused = server.post_json("/api/competitions", &org, "{}");
+    assert_eq!(refused.status, 409, "{}", refused.text());
+    assert!(
+        refused.text().contains("two bots or more"),
+        "{}",
+        refused.text()
+    );
     server.upload_first_bot(&alice);
     let session = log_in(&server, "org", &password);
     let jar = format!("arena_session={session}");
@@ -318,7 +326,40 @@ fn the_organiser_s_forms_ask_for_a_confirmation_and_a_reason() {
         hidden_csrf(&request(server.addr, "GET", "/bots/1", &[("Cookie", &jar)], b"").text());
     let form = |path: &str, body: String| server.form(path, &jar, body);
 
-    // Without the box ticked, or without a reason: refused, nothing changed.
+    // A competition cancelled from its page: the box ticked and a reason, or nothing happens. It is
+    // paused first, so that it cannot end before the form arrives.
+    let (id, _) = server.new_competition(&org, dir);
+    let paused = server.post_json(&format!("/api/competitions/{id}/pause"), &org, "");
+    assert_eq!(paused.status, 200, "{}", paused.text());
+    let path = format!("/competitions/{id}/cancel");
+    let a = form(&path, format!("csrf={csrf}&reason=wrong+time+control"));
+    assert_eq!(a.status, 400, "{}", a.text());
+    let a = form(&path, format!("csrf={csrf}&confirm=yes"));
+    assert_eq!(a.status, 400, "{}", a.text());
+    let a = form(
+        &path,
+        format!("csrf={csrf}&reason=wrong+time+control&confirm=yes"),
+    );
+    assert_eq!(a.status, 303, "{}", a.text());
+    let page = request(
+        server.addr,
+        "GET",
+        &format!("/competitions/{id}"),
+        &[("Cookie", &jar)],
+        b"",
+    )
+    .text();
+    assert!(
+        page.contains("Cancelled: cancelled by the organiser: wrong time control"),
+        "{page}"
+    );
+    // Over, it offers no pause, resume or cancel.
+    assert!(
+        !page.contains("/cancel\"") && !page.contains("/pause\"") && !page.contains("/resume\""),
+        "{page}"
+    );
+
+    // A disqualification: without the box ticked, or without a reason, nothing changes.
     let a = form(
         "/bots/1/disqualify",
         format!("csrf={csrf}&disqualified=true&reason=cheats"),
@@ -342,33 +383,6 @@ fn the_organiser_s_forms_ask_for_a_confirmation_and_a_reason() {
     let page = server.get("/bots/1", Some(&alice)).text();
     assert!(
         page.contains("Disqualified by the organiser: plays a copied engine"),
-        "{page}"
-    );
-
-    let (id, _) = server.new_competition(&org, dir);
-    let path = format!("/competitions/{id}/cancel");
-    let a = form(&path, format!("csrf={csrf}&reason=wrong+time+control"));
-    assert_eq!(a.status, 400, "{}", a.text());
-    let a = form(
-        &path,
-        format!("csrf={csrf}&reason=wrong+time+control&confirm=yes"),
-    );
-    assert_eq!(a.status, 303, "{}", a.text());
-    let page = request(
-        server.addr,
-        "GET",
-        &format!("/competitions/{id}"),
-        &[("Cookie", &jar)],
-        b"",
-    )
-    .text();
-    assert!(
-        page.contains("Cancelled: cancelled by the organiser: wrong time control"),
-        "{page}"
-    );
-    // Over, it offers no pause, resume or cancel.
-    assert!(
-        !page.contains("/cancel\"") && !page.contains("/pause\"") && !page.contains("/resume\""),
         "{page}"
     );
 }

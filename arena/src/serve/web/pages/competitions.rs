@@ -30,10 +30,26 @@ pub async fn create(app: &App, kind: &str) -> Result<i64, HttpError> {
             "kind {kind:?}: a competition is a test or the final"
         )));
     }
-    let id = app
+    // At least two entries, or the competition could only fail.
+    let references = app.contest.playing_references();
+    let bots = app
         .db
-        .add_competition(kind, &app.contest.playing_references())
-        .await?;
+        .bots()
+        .await?
+        .iter()
+        .filter(|b| b.active_version.is_some() && !b.disqualified)
+        .count();
+    if references.len() + bots < 2 {
+        return Err(HttpError::new(
+            axum::http::StatusCode::CONFLICT,
+            format!(
+                "a competition needs two bots or more: it would have {} (no participant's bot has \
+                 passed its check yet, or every one is disqualified)",
+                references.len() + bots
+            ),
+        ));
+    }
+    let id = app.db.add_competition(kind, &references).await?;
     app.wake_competitions.notify_one();
     Ok(id)
 }
