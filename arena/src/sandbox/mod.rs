@@ -366,7 +366,7 @@ impl Containment {
         );
         let _ = writeln!(
             s,
-            "  a sandboxed bot's writable folders: {}",
+            "  writable folders (sandboxed):    {}",
             match (&bwrap, self.bwrap_sizes) {
                 (Ok(_), true) =>
                     "HOME, /tmp and /dev/shm each a tmpfs of [limits] disk_mb (default \
