@@ -192,6 +192,35 @@ impl<'a> GameVisitor for Referee<'a> {
     }
 }
 
+/// The record of `game` of `plan` before any move: its players, time controls, opening and seed,
+/// a draw by the rules with no move and no time used (the referee fills it in as the game goes; the
+/// contest server records a game it does not play as this, voided).
+pub fn unplayed_record(plan: &Plan, game: &ScheduledGame) -> GameRecord {
+    let bots = [&plan.bots[game.first], &plan.bots[game.second]];
+    GameRecord {
+        id: game.id.clone(),
+        round: game.round,
+        pair: game.pair,
+        game: plan.spec.kind().to_string(),
+        variant: plan.spec.variant(),
+        first: bots[0].name.clone(),
+        second: bots[1].name.clone(),
+        result: GameResult::Draw,
+        termination: Termination::Normal,
+        detail: String::new(),
+        plies: 0,
+        score: None,
+        time_ms: [0, 0],
+        time_control: bots.map(|b| b.time_control.to_string()),
+        move_ms: Vec::new(),
+        opening: game.opening.clone(),
+        setup: game.setup.clone(),
+        moves: Vec::new(),
+        seed: game.seed,
+        date: String::new(),
+    }
+}
+
 impl<'a> Referee<'a> {
     async fn run<G: Game>(self, start: G) -> Result<GameRecord, SetupError> {
         let (plan, game) = (self.plan, self.game);
@@ -205,28 +234,7 @@ impl<'a> Referee<'a> {
             asked: false,
             last_answer: None,
         });
-        let mut record = GameRecord {
-            id: game.id.clone(),
-            round: game.round,
-            pair: game.pair,
-            game: plan.spec.kind().to_string(),
-            variant: plan.spec.variant(),
-            first: bots[0].name.clone(),
-            second: bots[1].name.clone(),
-            result: GameResult::Draw,
-            termination: Termination::Normal,
-            detail: String::new(),
-            plies: 0,
-            score: None,
-            time_ms: [0, 0],
-            time_control: bots.map(|b| b.time_control.to_string()),
-            move_ms: Vec::new(),
-            opening: game.opening.clone(),
-            setup: game.setup.clone(),
-            moves: Vec::new(),
-            seed: game.seed,
-            date: String::new(),
-        };
+        let mut record = unplayed_record(plan, game);
 
         let start_score = start.score();
         let mut evals = Vec::new();

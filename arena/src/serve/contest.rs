@@ -368,7 +368,14 @@ impl Contest {
                 ..contest.config.reference[0].clone()
             })
             .collect();
-        for (table, is_final) in [("competition", false), ("final", true)] {
+        // The final's own table only when it has one (else it plays `[competition]`, planned once).
+        let tables = [("competition", false), ("final", true)];
+        let tables = &tables[..if contest.config.final_.is_empty() {
+            1
+        } else {
+            2
+        }];
+        for &(table, is_final) in tables {
             let sample = contest.competition(0, is_final, sample_bots.clone())?;
             ensure!(
                 sample.sandbox != Some(crate::config::SandboxKind::None),

@@ -756,6 +756,20 @@ impl Db {
         Ok(())
     }
 
+    /// How many bots a competition created now would take: those with an active version, not
+    /// disqualified.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn playing_bots(&self) -> Result<i64> {
+        let (n,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM bots WHERE active_version IS NOT NULL AND disqualified = 0",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n)
+    }
+
     /// Makes version `number` of bot `bot` its active version (the one new competitions take), if that
     /// version passed its check; returns whether it did.
     ///

@@ -245,21 +245,6 @@ impl Remote {
             message: format!("the game queue: {e:#}"),
             queue: true,
         };
-        // A game of a bot disqualified since its competition began is not played: void, as it
-        // counts in no standings anyway.
-        if let Some(bot) = disqualified_player(&db, &run, &plan, &game)
-            .await
-            .map_err(failed)?
-        {
-            return Ok(unplayed(
-                &plan,
-                &game,
-                format!(
-                    "{}{bot} was disqualified by the organiser",
-                    crate::record::NOT_PLAYED
-                ),
-            ));
-        }
         let job = serde_json::to_string(&Job::of(&plan, &game)).map_err(|e| failed(e.into()))?;
         let (tx, rx) = oneshot::channel();
         waiters
@@ -335,7 +320,7 @@ impl Drop for Remote {
 }
 
 /// The player of `game` who is disqualified in competition run `run` (`competition-<id>`), if one is
-/// (looked at when the game is queued, and again when a worker takes it).
+/// (looked at when a worker takes the game: a competition queues all its games at once).
 ///
 /// # Errors
 /// A database error.
@@ -362,28 +347,10 @@ pub async fn disqualified_player(
 
 /// The record of `game`, not played: void (it counts in no standings), `detail` saying why.
 pub fn unplayed(plan: &Plan, game: &ScheduledGame, detail: String) -> GameRecord {
-    let bots = [&plan.bots[game.first], &plan.bots[game.second]];
     GameRecord {
-        id: game.id.clone(),
-        round: game.round,
-        pair: game.pair,
-        game: plan.spec.kind().to_string(),
-        variant: plan.spec.variant(),
-        first: bots[0].name.clone(),
-        second: bots[1].name.clone(),
-        result: crate::record::GameResult::Draw,
         termination: crate::record::Termination::Void,
         detail,
-        plies: 0,
-        score: None,
-        time_ms: [0, 0],
-        time_control: bots.map(|b| b.time_control.to_string()),
-        move_ms: Vec::new(),
-        opening: game.opening.clone(),
-        setup: game.setup.clone(),
-        moves: Vec::new(),
-        seed: game.seed,
-        date: String::new(),
+        ..crate::game::referee::unplayed_record(plan, game)
     }
 }
 

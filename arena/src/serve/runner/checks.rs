@@ -5,12 +5,9 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use games::Player;
-
-use crate::record::GameRecord;
+use crate::standings::crosstable::Crosstable;
 
 use crate::plan::Plan;
 use crate::probe::ProbeReport;
@@ -108,24 +105,6 @@ pub struct CheckPlan {
     pub protocol: crate::config::ProtocolKind,
 }
 
-/// The points and games of `bot` against each opponent in `games`, by the opponent's name.
-fn scores(bot: &str, games: &[GameRecord]) -> BTreeMap<String, (f64, u32)> {
-    let mut out: BTreeMap<String, (f64, u32)> = BTreeMap::new();
-    for g in games {
-        let (side, opponent) = if g.first == bot {
-            (Player::First, &g.second)
-        } else if g.second == bot {
-            (Player::Second, &g.first)
-        } else {
-            continue;
-        };
-        let entry = out.entry(opponent.clone()).or_default();
-        entry.0 += g.result.points(side);
-        entry.1 += 1;
-    }
-    out
-}
-
 /// Plays version `v`'s check: `Some((passed, detail))`, or `None` when the server stopped it.
 async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
     let (check, plan) = plan_of(&app.db, &app.contest, &app.data.store(), v.id).await?;
@@ -163,10 +142,21 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
     };
     let forfeits = report.forfeits();
     let played = report.games.len();
-    let scores = scores(&report.bot, &report.games);
-    let scored = scores
+    // Its points and games against each reference bot, as the standings count them (void games
+    // left out): row 0 of the crosstable.
+    let references = app.contest.reference_names();
+    let bots: Vec<String> = std::iter::once(report.bot.clone())
+        .chain(references.iter().cloned())
+        .collect();
+    let table = Crosstable::new(&bots, &report.games);
+    let against = |j: usize| (table.points[0][j + 1], table.games[0][j + 1]);
+    let scored = references
         .iter()
-        .map(|(r, (points, games))| format!("{points}/{games} against {r}"))
+        .enumerate()
+        .map(|(j, r)| {
+            let (points, games) = against(j);
+            format!("{points}/{games} against {r}")
+        })
         .collect::<Vec<_>>()
         .join(", ");
     // The first reference bot it scored too little against, with the share asked.
@@ -177,7 +167,10 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
         .min_score
         .iter()
         .find_map(|(r, &min)| {
-            let (points, games) = scores.get(r).copied().unwrap_or((0.0, 0));
+            let (points, games) = references
+                .iter()
+                .position(|name| name == r)
+                .map_or((0.0, 0), against);
             let share = if games == 0 {
                 0.0
             } else {
@@ -185,11 +178,11 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
             };
             (share < min).then(|| {
                 format!(
-                "failed: scored {points}/{games} ({:.0}%) against {r}, and [check] min_score asks \
-                 {:.0}%",
-                share * 100.0,
-                min * 100.0
-            )
+                    "failed: scored {points}/{games} ({:.0}%) against {r}, and [check] min_score \
+                     asks {:.0}%",
+                    share * 100.0,
+                    min * 100.0
+                )
             })
         });
     Ok(Some(match (forfeits.first(), short) {

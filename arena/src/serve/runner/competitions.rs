@@ -64,13 +64,7 @@ async fn schedule(app: &App) -> Result<()> {
         Some(t) => now_ms() - t >= every.as_millis() as i64,
     };
     // Not a competition of the reference bots alone: it waits for a participant's bot to pass.
-    let participants = app
-        .db
-        .bots()
-        .await?
-        .iter()
-        .any(|b| b.active_version.is_some() && !b.disqualified);
-    if due && participants {
+    if due && app.db.playing_bots().await? > 0 {
         app.db
             .add_competition("test", &app.contest.playing_references())
             .await?;

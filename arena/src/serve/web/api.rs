@@ -141,7 +141,7 @@ async fn disqualify(
     let Json(d) = body.map_err(json_error)?;
     crate::serve::web::bot_or_404(&app, id).await?;
     let reason = if d.disqualified {
-        super::pages::competitions::reason_of(&d.reason)?
+        super::reason_of(&d.reason)?
     } else {
         String::new()
     };
@@ -252,7 +252,7 @@ async fn competition_action(
     };
     let reason = match a.reason.trim() {
         "" => String::new(),
-        r => super::pages::competitions::reason_of(r)?,
+        r => super::reason_of(r)?,
     };
     let status = super::pages::act(&app, id, &action, &reason).await?;
     Ok(Json(json!({ "id": id, "status": status })))

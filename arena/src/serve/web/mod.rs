@@ -222,6 +222,33 @@ pub fn public_detail(detail: &str) -> &str {
         .map_or(detail, |(before, _)| before)
 }
 
+/// A ticked confirmation box (`confirm=yes`).
+///
+/// # Errors
+/// Not ticked (400).
+pub fn confirmed(confirm: &str) -> Result<(), HttpError> {
+    if confirm == "yes" {
+        Ok(())
+    } else {
+        Err(HttpError::bad("tick the confirmation box to go ahead"))
+    }
+}
+
+/// An organiser's reason, trimmed: 1 to 500 characters.
+///
+/// # Errors
+/// Empty or longer (400).
+pub fn reason_of(text: &str) -> Result<String, HttpError> {
+    let reason = text.trim();
+    match reason.chars().count() {
+        0 => Err(HttpError::bad(
+            "give a reason: it is shown to the author and on the pages",
+        )),
+        501.. => Err(HttpError::bad("the reason is longer than 500 characters")),
+        _ => Ok(reason.to_string()),
+    }
+}
+
 /// `records` as the public sees them: each detail through [`public_detail`].
 pub fn public_records(records: &[crate::record::GameRecord]) -> Vec<crate::record::GameRecord> {
     records

@@ -371,9 +371,9 @@ pub async fn disqualify(
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;
     crate::serve::web::bot_or_404(&app, id).await?;
-    super::competitions::confirmed(&f.confirm)?;
+    crate::serve::web::confirmed(&f.confirm)?;
     let reason = if f.disqualified {
-        super::competitions::reason_of(&f.reason)?
+        crate::serve::web::reason_of(&f.reason)?
     } else {
         String::new()
     };

@@ -32,13 +32,7 @@ pub async fn create(app: &App, kind: &str) -> Result<i64, HttpError> {
     }
     // At least two entries, or the competition could only fail.
     let references = app.contest.playing_references();
-    let bots = app
-        .db
-        .bots()
-        .await?
-        .iter()
-        .filter(|b| b.active_version.is_some() && !b.disqualified)
-        .count();
+    let bots = app.db.playing_bots().await? as usize;
     if references.len() + bots < 2 {
         return Err(HttpError::new(
             axum::http::StatusCode::CONFLICT,
@@ -273,33 +267,6 @@ pub async fn create_form(
     Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
 }
 
-/// A ticked confirmation box (`confirm=yes`).
-///
-/// # Errors
-/// Not ticked (400).
-pub fn confirmed(confirm: &str) -> Result<(), HttpError> {
-    if confirm == "yes" {
-        Ok(())
-    } else {
-        Err(HttpError::bad("tick the confirmation box to go ahead"))
-    }
-}
-
-/// An organiser's reason, trimmed: 1 to 500 characters.
-///
-/// # Errors
-/// Empty or longer (400).
-pub fn reason_of(text: &str) -> Result<String, HttpError> {
-    let reason = text.trim();
-    match reason.chars().count() {
-        0 => Err(HttpError::bad(
-            "give a reason: it is shown to the author and on the pages",
-        )),
-        501.. => Err(HttpError::bad("the reason is longer than 500 characters")),
-        _ => Ok(reason.to_string()),
-    }
-}
-
 /// The organiser's form of an action: cancelling asks for a reason and a ticked confirmation.
 #[derive(serde::Deserialize)]
 pub struct ActionForm {
@@ -319,8 +286,8 @@ pub async fn action_form(
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;
     let reason = if action == "cancel" {
-        confirmed(&f.confirm)?;
-        reason_of(&f.reason)?
+        crate::serve::web::confirmed(&f.confirm)?;
+        crate::serve::web::reason_of(&f.reason)?
     } else {
         String::new()
     };

@@ -5,6 +5,7 @@ use axum::response::Html;
 use maud::{html, Markup, DOCTYPE};
 
 use crate::serve::web::Viewer;
+use crate::stats::elo::signed;
 
 /// The page `title` with `body`, as `viewer` sees it; `refresh_s`: reload every so many seconds
 /// (a competition or a check in progress).
@@ -78,21 +79,6 @@ pub fn elo(e: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
     }
 }
 
-/// `x` with `decimals` places and its sign (`+12.5`, `−3`, `0`, `+∞`), never `-0`.
-fn signed(x: f64, decimals: usize) -> String {
-    if x.is_infinite() {
-        return if x > 0.0 { "+∞" } else { "−∞" }.into();
-    }
-    let text = format!("{:.*}", decimals, x.abs());
-    if text.chars().all(|c| c == '0' || c == '.') {
-        text
-    } else if x > 0.0 {
-        format!("+{text}")
-    } else {
-        format!("−{text}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,9 +91,9 @@ mod tests {
         );
         assert_eq!(
             elo(Some(12.345), Some(-180.6), Some(f64::NEG_INFINITY)),
-            "+12.3 (−181, −∞)"
+            "+12.3 (-181, -∞)"
         );
-        assert_eq!(elo(Some(-7.0), None, None), "−7.0");
+        assert_eq!(elo(Some(-7.0), None, None), "-7.0");
         assert_eq!(elo(Some(f64::NAN), None, None), "—");
     }
 }
