@@ -89,10 +89,15 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("ratings 200 bots, 1400 games");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(20));
-    for samples in [
-        arena::serve::web::standings::PROVISIONAL_BOOTSTRAP,
-        arena::report::DEFAULT_BOOTSTRAP,
-    ] {
+    // The contest server's provisional table (feature `server`), then the report's.
+    #[cfg(feature = "server")]
+    let provisional = Some(arena::serve::web::standings::PROVISIONAL_BOOTSTRAP);
+    #[cfg(not(feature = "server"))]
+    let provisional = None;
+    for samples in provisional
+        .into_iter()
+        .chain([arena::report::DEFAULT_BOOTSTRAP])
+    {
         group.bench_with_input(
             BenchmarkId::new("bootstrap samples", samples),
             &samples,

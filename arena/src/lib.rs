@@ -79,6 +79,7 @@ pub mod report;
 pub mod results;
 pub mod run;
 pub mod sandbox;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod shard;
 pub mod standings;

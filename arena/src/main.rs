@@ -13,7 +13,9 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Run(args) => cli::run::run(args),
         Command::Match(args) => cli::match_cmd::run(*args),
+        #[cfg(feature = "server")]
         Command::Serve(args) => cli::serve::run(args),
+        #[cfg(feature = "server")]
         Command::Worker(args) => cli::worker::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Ratings(args) => cli::ratings::run(args),

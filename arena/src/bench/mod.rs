@@ -19,6 +19,7 @@ use crate::tournament::{self, RunOptions};
 pub mod containment;
 pub mod field;
 pub mod referee;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod soak;
 

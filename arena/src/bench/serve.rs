@@ -333,8 +333,11 @@ async fn standings_fixture(
     let (_, db, data) =
         crate::serve::open(&opts.contest, &opts.results, opts.db.as_deref(), exe).await?;
     let names: Vec<String> = (0..bots).map(|i| format!("bot-{i:03}")).collect();
-    let id = db.add_competition("test", &names).await?;
-    db.set_status(id, None, "finished").await?;
+    let id = db
+        .add_competition(crate::serve::db::Kind::Test, &names)
+        .await?;
+    db.set_status(id, None, crate::serve::db::CompetitionStatus::Finished)
+        .await?;
     // Fixed games whose moves give their results (re-refereed when read): a first-player win in 7
     // plies, a second-player win in 8.
     let first: Vec<String> = ["4", "5", "4", "5", "4", "5", "4"]

@@ -98,6 +98,13 @@ fn throughput(args: &BenchArgs) -> Result<ExitCode> {
 }
 
 /// `arena bench serve`: a contest server in a temporary folder, removed afterwards.
+#[cfg(not(feature = "server"))]
+fn serve(_: &BenchArgs) -> Result<ExitCode> {
+    anyhow::bail!("`arena bench serve`: this arena was built without the feature `server`")
+}
+
+/// `arena bench serve`: a contest server in a temporary folder, removed afterwards.
+#[cfg(feature = "server")]
 fn serve(args: &BenchArgs) -> Result<ExitCode> {
     let exe = std::env::current_exe().context("finding the arena executable")?;
     let tmp = std::env::temp_dir().join(format!("arena-bench-serve-{}", std::process::id()));

@@ -33,18 +33,7 @@ pub struct CheckArgs {
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     for path in &args.configs {
         if is_contest(path) {
-            let exe = std::env::current_exe().context("finding the arena executable")?;
-            let contest = arena::serve::contest::Contest::load(path, &exe)?;
-            let plan = contest.plan(&contest.competition(1, false, Vec::new())?)?;
-            outln!(
-                "{}: contest {:?}, {}, {:?} competitions, reference bots {}, {} check games against each",
-                path.display(),
-                contest.config.name,
-                plan.spec,
-                plan.format,
-                contest.reference_names().join(", "),
-                contest.config.check.games
-            );
+            check_contest(path)?;
             continue;
         }
         let config = Config::load(path)?;
@@ -159,6 +148,36 @@ fn check_options(plan: &arena::plan::Plan, probe: bool) -> Result<()> {
 }
 
 /// Whether `path` is a contest file (`arena serve`): a TOML file with a `[competition]` table.
+/// Loads a contest file of `arena serve` and prints its competitions' plan and reference bots.
+///
+/// # Errors
+/// A contest file that does not load or plan.
+#[cfg(feature = "server")]
+fn check_contest(path: &std::path::Path) -> Result<()> {
+    let exe = std::env::current_exe().context("finding the arena executable")?;
+    let contest = arena::serve::contest::Contest::load(path, &exe)?;
+    let plan = contest.plan(&contest.competition(1, false, Vec::new())?)?;
+    outln!(
+        "{}: contest {:?}, {}, {:?} competitions, reference bots {}, {} check games against each",
+        path.display(),
+        contest.config.name,
+        plan.spec,
+        plan.format,
+        contest.reference_names().join(", "),
+        contest.config.check.games
+    );
+    Ok(())
+}
+
+/// Without the server, a contest file is refused with the reason.
+#[cfg(not(feature = "server"))]
+fn check_contest(path: &std::path::Path) -> Result<()> {
+    anyhow::bail!(
+        "{}: a contest file of `arena serve`, and this arena was built without the feature `server`",
+        path.display()
+    )
+}
+
 fn is_contest(path: &std::path::Path) -> bool {
     std::fs::read_to_string(path)
         .ok()

@@ -30,10 +30,12 @@ pub mod ratings;
 pub mod replay;
 pub mod report;
 pub mod run;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod solve;
 pub mod sprt;
 pub mod tune;
+#[cfg(feature = "server")]
 pub mod worker;
 
 #[derive(Debug, Parser)]
@@ -54,7 +56,9 @@ pub enum Command {
     Run(run::RunArgs),
     // Boxed: its many flags would make every command's value as large.
     Match(Box<match_cmd::MatchArgs>),
+    #[cfg(feature = "server")]
     Serve(serve::ServeArgs),
+    #[cfg(feature = "server")]
     Worker(worker::WorkerArgs),
     Merge(merge::MergeArgs),
     Ratings(ratings::RatingsArgs),

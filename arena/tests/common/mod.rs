@@ -180,6 +180,7 @@ options = {{ depth = 2 }}
 /// A fresh database `name` (dropped first if it exists) on the PostgreSQL server of
 /// `ARENA_TEST_POSTGRES` (`.ci/run` starts one with deploy/postgres/throwaway.sh): its URL, and the
 /// server's. `None`, with the reason printed, where there is none; in CI (`CI` set) that fails instead.
+#[cfg(feature = "server")]
 pub fn fresh_postgres(name: &str) -> Option<(String, String)> {
     let Ok(server) = std::env::var("ARENA_TEST_POSTGRES") else {
         assert!(
@@ -205,6 +206,7 @@ pub fn fresh_postgres(name: &str) -> Option<(String, String)> {
 }
 
 /// Runs `statements` on the PostgreSQL database `url`.
+#[cfg(feature = "server")]
 pub fn execute_postgres(url: &str, statements: &[String]) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

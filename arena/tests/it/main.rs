@@ -23,6 +23,7 @@ mod closed_stderr;
 mod closed_stdout;
 mod comparing;
 mod containment;
+#[cfg(feature = "server")]
 mod deploy;
 mod forfeits;
 mod formats;
@@ -37,6 +38,7 @@ mod probe;
 mod ratings;
 mod referees;
 mod reference_bots;
+#[cfg(feature = "server")]
 mod serve;
 mod sgfout;
 mod stats;

@@ -15,8 +15,10 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, FromRow, Row};
 
 mod queue;
+mod status;
 
 pub use queue::{Claim, QueueCounts, Wakeup, Worker};
+pub use status::{CheckStatus, CompetitionStatus, Kind, UnknownWord};
 
 /// Milliseconds since the Unix epoch, now.
 pub fn now_ms() -> i64 {
@@ -60,8 +62,8 @@ pub struct Version {
     pub kind: String,
     pub bytes: i64,
     pub uploaded_ms: i64,
-    /// `pending`, `running`, `passed` or `failed`.
-    pub check_status: String,
+    #[sqlx(try_from = "String")]
+    pub check_status: CheckStatus,
     pub check_detail: String,
     pub checked_ms: Option<i64>,
 }
@@ -70,10 +72,10 @@ pub struct Version {
 #[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
 pub struct Competition {
     pub id: i64,
-    /// `test` or `final`.
-    pub kind: String,
-    /// `scheduled`, `running`, `paused`, `finished` or `cancelled`.
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub kind: Kind,
+    #[sqlx(try_from = "String")]
+    pub status: CompetitionStatus,
     pub created_ms: i64,
     pub started_ms: Option<i64>,
     pub finished_ms: Option<i64>,
@@ -312,27 +314,66 @@ impl Db {
         })
     }
 
-    /// Applies the migrations the database lacks.
+    /// The migrations of this database's kind.
+    pub fn migrator(backend: Backend) -> sqlx::migrate::Migrator {
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("src/serve/db/migrations/sqlite"),
+            Backend::Postgres => sqlx::migrate!("src/serve/db/migrations/postgres"),
+        }
+    }
+
+    /// Applies the migrations the database lacks. Each runs in a transaction: one that fails
+    /// changes nothing.
     ///
     /// # Errors
-    /// A migration that fails; a database written by a newer arena (a migration it does not know).
+    /// A migration that fails; a database written by a newer arena (a migration it does not know);
+    /// names that differ only in case (migration 6 makes them unique regardless of case), each
+    /// named with its id, so that the organiser renames all but one.
     pub async fn migrate(&self) -> Result<()> {
-        let migrated = match self.backend {
-            Backend::Sqlite => {
-                sqlx::migrate!("src/serve/db/migrations/sqlite")
-                    .run(&self.pool)
-                    .await
-            }
-            Backend::Postgres => {
-                sqlx::migrate!("src/serve/db/migrations/postgres")
-                    .run(&self.pool)
-                    .await
-            }
-        };
-        migrated.with_context(|| match &self.url {
+        let migrated = Db::migrator(self.backend).run(&self.pool).await;
+        let what = || match &self.url {
             Some(url) => format!("migrating the database {}", redact(url)),
             None => "migrating the database".to_string(),
-        })
+        };
+        if migrated.is_err() {
+            let clashes = self.names_differing_in_case().await.unwrap_or_default();
+            if !clashes.is_empty() {
+                anyhow::bail!(
+                    "{}: names must be unique regardless of case, and these differ only in case: \
+                     {}. Rename all but one of each (e.g. `UPDATE users SET name = 'alice-2' WHERE \
+                     id = 7`) and start again",
+                    what(),
+                    clashes.join("; ")
+                );
+            }
+        }
+        migrated.with_context(what)
+    }
+
+    /// The user and bot names that another of their table has under another case, as `users:
+    /// alice (id 1), ALICE (id 2)`, a group per name.
+    ///
+    /// # Errors
+    /// A database error (no such table yet, too).
+    async fn names_differing_in_case(&self) -> Result<Vec<String>> {
+        let mut groups = Vec::new();
+        for table in ["users", "bots"] {
+            let rows: Vec<(i64, String)> = sqlx::query_as(&format!(
+                "SELECT id, name FROM {table} WHERE lower(name) IN \
+                 (SELECT lower(name) FROM {table} GROUP BY lower(name) HAVING COUNT(*) > 1) \
+                 ORDER BY lower(name), id"
+            ))
+            .fetch_all(&self.pool)
+            .await?;
+            for chunk in rows.chunk_by(|a, b| a.1.eq_ignore_ascii_case(&b.1)) {
+                let names: Vec<String> = chunk
+                    .iter()
+                    .map(|(id, name)| format!("{name} (id {id})"))
+                    .collect();
+                groups.push(format!("{table}: {}", names.join(", ")));
+            }
+        }
+        Ok(groups)
     }
 
     /// Which database this is.
@@ -393,13 +434,14 @@ impl Db {
         token_hash: &str,
         admin: bool,
     ) -> Result<Option<i64>> {
-        // Unique regardless of case: `ALICE` is refused beside `alice` (SQLite wants the WHERE
-        // clause before its ON CONFLICT).
+        // Unique regardless of case: `ALICE` is refused beside `alice`. Two registrations in the
+        // same instant both pass the WHERE on PostgreSQL; the second then meets migration 6's index,
+        // and ON CONFLICT without a target covers it (SQLite wants the WHERE before ON CONFLICT).
         let id: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO users (name, password_hash, token_hash, admin, created_ms) \
              SELECT $1, $2, $3, $4, $5 \
              WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(name) = lower($1)) \
-             ON CONFLICT (name) DO NOTHING RETURNING id",
+             ON CONFLICT DO NOTHING RETURNING id",
         )
         .bind(name)
         .bind(password_hash)
@@ -736,7 +778,7 @@ impl Db {
         sqlx::query(
             "UPDATE versions SET check_status = $1, check_detail = $2, checked_ms = $3 WHERE id = $4",
         )
-        .bind(if passed { "passed" } else { "failed" })
+        .bind(if passed { CheckStatus::Passed } else { CheckStatus::Failed }.as_str())
         .bind(detail)
         .bind(now_ms())
         .bind(id)
@@ -813,18 +855,18 @@ impl Db {
 
     // ---- competitions
 
-    /// Creates a competition of `kind` (`test`, `final`), scheduled, whose entries are the active
+    /// Creates a competition of `kind`, scheduled, whose entries are the active
     /// version of every bot not disqualified (snapshotted now) and `references`.
     ///
     /// # Errors
     /// A database error.
-    pub async fn add_competition(&self, kind: &str, references: &[String]) -> Result<i64> {
+    pub async fn add_competition(&self, kind: Kind, references: &[String]) -> Result<i64> {
         let mut tx = self.write().await?;
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO competitions (kind, status, created_ms) \
              VALUES ($1, 'scheduled', $2) RETURNING id",
         )
-        .bind(kind)
+        .bind(kind.as_str())
         .bind(now_ms())
         .fetch_one(&mut *tx)
         .await?;
@@ -919,14 +961,14 @@ impl Db {
     ///
     /// # Errors
     /// A database error.
-    pub async fn set_status(&self, id: i64, from: Option<&[&str]>, to: &str) -> Result<bool> {
-        const STATUSES: [&str; 5] = ["scheduled", "running", "paused", "finished", "cancelled"];
-        let from = from.unwrap_or(&STATUSES);
-        // The statuses are the code's own words, never a request's: checked against the list.
-        anyhow::ensure!(
-            from.iter().chain([&to]).all(|s| STATUSES.contains(s)),
-            "unknown competition status in {from:?} → {to}"
-        );
+    pub async fn set_status(
+        &self,
+        id: i64,
+        from: Option<&[CompetitionStatus]>,
+        to: CompetitionStatus,
+    ) -> Result<bool> {
+        let from = from.unwrap_or(CompetitionStatus::ALL);
+        // The enum's own words, never a request's: safe inside the statement.
         let list = from
             .iter()
             .map(|s| format!("'{s}'"))
@@ -938,7 +980,7 @@ impl Db {
              finished_ms = CASE WHEN $1 IN ('finished', 'cancelled') THEN $2 ELSE finished_ms END \
              WHERE id = $3 AND status IN ({list})"
         ))
-        .bind(to)
+        .bind(to.as_str())
         .bind(now_ms())
         .bind(id)
         .execute(&self.pool)
@@ -963,10 +1005,10 @@ impl Db {
     ///
     /// # Errors
     /// A database error.
-    pub async fn last_created(&self, kind: &str) -> Result<Option<i64>> {
+    pub async fn last_created(&self, kind: Kind) -> Result<Option<i64>> {
         let row: (Option<i64>,) =
             sqlx::query_as("SELECT MAX(created_ms) FROM competitions WHERE kind = $1")
-                .bind(kind)
+                .bind(kind.as_str())
                 .fetch_one(&self.pool)
                 .await?;
         Ok(row.0)

@@ -198,7 +198,7 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
                 forfeits.len(),
                 g.id,
                 // Public: the end of the bot's stderr stays in the author's check log.
-                crate::serve::web::public_detail(&g.detail),
+                crate::serve::web::service::public::public_detail(&g.detail),
                 g.termination.as_str()
             ),
         ),

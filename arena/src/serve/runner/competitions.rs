@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::run::RunOptions;
 use crate::serve::contest::Contest;
-use crate::serve::db::{now_ms, Competition, Db};
+use crate::serve::db::{now_ms, Competition, CompetitionStatus, Db, Kind};
 use crate::serve::queue::{Remote, COMPETITION_PRIORITY};
 use crate::serve::App;
 
@@ -34,7 +34,14 @@ pub async fn run(app: Arc<App>) {
                 if let Err(e) = play(&app, &c).await {
                     crate::errln!("arena serve: competition {}: {e:#}", c.id);
                     // Not retried in a loop: it waits, paused, for the organiser, with the reason.
-                    let _ = app.db.set_status(c.id, Some(&["running"]), "paused").await;
+                    let _ = app
+                        .db
+                        .set_status(
+                            c.id,
+                            Some(&[CompetitionStatus::Running]),
+                            CompetitionStatus::Paused,
+                        )
+                        .await;
                     let _ = app.db.set_detail(c.id, &format!("{e:#}")).await;
                 }
                 continue;
@@ -59,14 +66,14 @@ async fn schedule(app: &App) -> Result<()> {
     if app.db.competition_pending().await? {
         return Ok(());
     }
-    let due = match app.db.last_created("test").await? {
+    let due = match app.db.last_created(Kind::Test).await? {
         None => true,
         Some(t) => now_ms() - t >= every.as_millis() as i64,
     };
     // Not a competition of the reference bots alone: it waits for a participant's bot to pass.
     if due && app.db.playing_bots().await? > 0 {
         app.db
-            .add_competition("test", &app.contest.playing_references())
+            .add_competition(Kind::Test, &app.contest.playing_references())
             .await?;
     }
     Ok(())
@@ -95,7 +102,10 @@ pub async fn plan_of(
             .with_context(|| format!("version {version} of {}", e.name))?;
         bots.push(super::bot_config(&e.name, &v.manifest, store, &v.hash)?);
     }
-    let is_final = db.competition(id).await?.is_some_and(|c| c.kind == "final");
+    let is_final = db
+        .competition(id)
+        .await?
+        .is_some_and(|c| c.kind == Kind::Final);
     let config = contest.competition(id, is_final, bots)?;
     let mut plan = contest.plan(&config)?;
     // A knockout seeded from an earlier results folder, as `arena run` seeds it.
@@ -117,7 +127,11 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
     };
     if !app
         .db
-        .set_status(c.id, Some(&["scheduled", "running"]), "running")
+        .set_status(
+            c.id,
+            Some(&[CompetitionStatus::Scheduled, CompetitionStatus::Running]),
+            CompetitionStatus::Running,
+        )
         .await?
     {
         unregister();
@@ -133,7 +147,11 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
     if plan.bots.len() < 2 {
         unregister();
         app.db
-            .set_status(c.id, Some(&["running"]), "finished")
+            .set_status(
+                c.id,
+                Some(&[CompetitionStatus::Running]),
+                CompetitionStatus::Finished,
+            )
             .await?;
         return Ok(());
     }
@@ -183,7 +201,9 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
     // shutdown (still running): the workers go on with them, and their results are taken when the
     // server is back.
     let still = app.db.competition(c.id).await.ok().flatten();
-    if summary.as_ref().is_ok_and(|s| s.complete) || still.is_some_and(|s| s.status != "running") {
+    if summary.as_ref().is_ok_and(|s| s.complete)
+        || still.is_some_and(|s| s.status != CompetitionStatus::Running)
+    {
         let _ = remote.close().await;
     }
     app.live.clear(c.id);
@@ -191,7 +211,11 @@ async fn play(app: &App, c: &Competition) -> Result<()> {
     let summary = summary?;
     if summary.complete {
         app.db
-            .set_status(c.id, Some(&["running"]), "finished")
+            .set_status(
+                c.id,
+                Some(&[CompetitionStatus::Running]),
+                CompetitionStatus::Finished,
+            )
             .await?;
     }
     // Otherwise paused or cancelled by the organiser (the status says which), or stopped by the

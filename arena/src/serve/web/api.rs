@@ -11,6 +11,8 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::service::competitions::{self as competition_ops, Action};
+use super::service::{bots as bot_files, games};
 use super::{standings, ApiError, Bearer, HttpError, PathIds};
 use crate::serve::db::Version;
 use crate::serve::App;
@@ -55,21 +57,13 @@ async fn workers(State(app): State<Arc<App>>, Bearer(user): Bearer) -> ApiResult
 pub fn version_json(v: &Version) -> Value {
     json!({
         "version": v.number,
-        "check": check_word(&v.check_status),
+        "check": v.check_status.word(),
         "detail": v.check_detail,
         "kind": v.kind,
         "bytes": v.bytes,
         "uploaded_ms": v.uploaded_ms,
         "verdict_ms": v.checked_ms.map(|t| t - v.uploaded_ms),
     })
-}
-
-/// `pending` for a check waiting or being played; `passed`, `failed`.
-pub fn check_word(status: &str) -> &str {
-    match status {
-        "running" => "pending",
-        s => s,
-    }
 }
 
 async fn upload(
@@ -105,7 +99,7 @@ async fn bot(State(app): State<Arc<App>>, PathIds(id): PathIds<i64>) -> ApiResul
         "name": bot.name,
         "owner": bot.owner_name,
         "version": latest.map(|v| v.number),
-        "check": latest.map(|v| check_word(&v.check_status)),
+        "check": latest.map(|v| v.check_status.word()),
         "detail": latest.map(|v| v.check_detail.as_str()),
         "active_version": active.map(|v| v.number),
         "disqualified": bot.disqualified,
@@ -119,7 +113,7 @@ async fn check_log(
     Bearer(user): Bearer,
     PathIds((id, number)): PathIds<(i64, i64)>,
 ) -> Result<String, ApiError> {
-    Ok(super::pages::check_log_text(&app, Some(&user), id, number).await?)
+    Ok(bot_files::check_log_text(&app, Some(&user), id, number).await?)
 }
 
 #[derive(Deserialize)]
@@ -200,7 +194,7 @@ async fn create_competition(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     admin(&user)?;
     let Json(c) = body.map_err(json_error)?;
-    let id = super::pages::create(&app, &c.kind).await?;
+    let id = competition_ops::create(&app, competition_ops::kind_of(&c.kind)?).await?;
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
 }
 
@@ -233,7 +227,7 @@ async fn competition(State(app): State<Arc<App>>, PathIds(id): PathIds<i64>) -> 
 /// `{"reason": "…"}` of an action (optional; a cancellation's is shown on the competition's page).
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct Action {
+struct ActionBody {
     #[serde(default)]
     reason: String,
 }
@@ -245,8 +239,8 @@ async fn competition_action(
     body: axum::body::Bytes,
 ) -> ApiResult {
     admin(&user)?;
-    let a: Action = if body.iter().all(u8::is_ascii_whitespace) {
-        Action::default()
+    let a: ActionBody = if body.iter().all(u8::is_ascii_whitespace) {
+        ActionBody::default()
     } else {
         serde_json::from_slice(&body).map_err(|e| HttpError::bad(format!("malformed JSON: {e}")))?
     };
@@ -254,7 +248,7 @@ async fn competition_action(
         "" => String::new(),
         r => super::reason_of(r)?,
     };
-    let status = super::pages::act(&app, id, &action, &reason).await?;
+    let status = competition_ops::act(&app, id, Action::of(&action)?, &reason).await?;
     Ok(Json(json!({ "id": id, "status": status })))
 }
 
@@ -263,7 +257,7 @@ async fn game(
     State(app): State<Arc<App>>,
     PathIds((id, game)): PathIds<(i64, String)>,
 ) -> ApiResult {
-    let g = crate::serve::web::pages::games::finished(&app, id, &game).await?;
+    let g = games::finished(&app, id, &game).await?;
     Ok(Json(serde_json::to_value(g).map_err(anyhow::Error::from)?))
 }
 

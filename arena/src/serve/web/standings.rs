@@ -102,7 +102,7 @@ pub async fn of(app: &Arc<App>, id: i64) -> Result<Arc<Table>> {
         .db
         .competition(id)
         .await?
-        .is_some_and(|c| c.status == "running");
+        .is_some_and(|c| c.status == crate::serve::db::CompetitionStatus::Running);
     {
         let mut cache = app.standings.lock().expect("the cache's lock");
         if let Some(t) = cache

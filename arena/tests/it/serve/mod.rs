@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use arena::serve::client::{multipart, Answer};
 
-mod security;
 
 /// [`arena::serve::client::request`], which must reach the server.
 fn request(
@@ -53,6 +52,9 @@ macro_rules! on_both_databases {
         }
     };
 }
+
+// After the macro, which it uses.
+mod security;
 
 impl Database {
     /// Readies the database of the test folder `dir`: for PostgreSQL, creates a database of its own

@@ -168,6 +168,111 @@ fn names_are_unique_regardless_of_case() {
     assert_eq!(bots.as_array().unwrap().len(), 1, "{bots}");
 }
 
+/// Runs `statements` one by one on the database `url` (SQLite or PostgreSQL), each one's error as
+/// text.
+fn execute(url: &str, statements: &[&str]) -> Vec<Result<(), String>> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use sqlx::{Connection, Executor};
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(url).await.unwrap();
+        let mut results = Vec::new();
+        for s in statements {
+            results.push(
+                conn.execute(*s)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| e.to_string()),
+            );
+        }
+        results
+    })
+}
+
+/// The number the query `sql` answers on the database `url`.
+fn count(url: &str, sql: &str) -> i64 {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use sqlx::Connection;
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(url).await.unwrap();
+        sqlx::query_scalar::<_, i64>(sql)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+    })
+}
+
+/// A database from before migration 6 holding two names that differ only in case: the server does
+/// not start, names both with their ids, and changes nothing; once one is renamed it starts, and the
+/// database itself then refuses such a name (as when two registrations race on PostgreSQL).
+fn names_differing_in_case_stop_the_migration_and_are_named(db: Database) {
+    let Some(tmp) = test_folder(db) else {
+        return;
+    };
+    let dir = tmp.path();
+    let contest = contest(dir, RANDOM, 2, "");
+    add_user(dir, &contest, "alice", false);
+    let url = std::fs::read_to_string(dir.join("db-url")).map_or_else(
+        |_| format!("sqlite:{}", dir.join("results/c4test.sqlite").display()),
+        |u| u.trim().to_string(),
+    );
+    // Back to before migration 6, then a second Alice in other letters.
+    let undone = execute(
+        &url,
+        &[
+            "DROP INDEX users_name_regardless_of_case",
+            "DROP INDEX bots_name_regardless_of_case",
+            "DELETE FROM _sqlx_migrations WHERE version = 6",
+            "INSERT INTO users (name, password_hash, token_hash, admin, created_ms) \
+             VALUES ('ALICE', 'x', 'y', 0, 0)",
+        ],
+    );
+    assert!(undone.iter().all(Result::is_ok), "{undone:?}");
+    let out = super::serve(dir, &contest)
+        .args(["--add-user", "bob"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("differ only in case: users: alice (id 1), ALICE (id 2)"),
+        "{stderr}"
+    );
+    // Nothing changed: migration 6 is still not applied, and bob was not added.
+    assert_eq!(
+        count(
+            &url,
+            "SELECT COUNT(*) FROM _sqlx_migrations WHERE version = 6"
+        ),
+        0
+    );
+    assert_eq!(
+        count(&url, "SELECT COUNT(*) FROM users WHERE name = 'bob'"),
+        0
+    );
+    // Renamed, the server starts and applies it; the database then refuses a name in other letters.
+    let renamed = execute(&url, &["UPDATE users SET name = 'alice-2' WHERE id = 2"]);
+    assert!(renamed.iter().all(Result::is_ok), "{renamed:?}");
+    add_user(dir, &contest, "bob", false);
+    let refused = execute(
+        &url,
+        &[
+            "INSERT INTO users (name, password_hash, token_hash, admin, created_ms) \
+           VALUES ('Bob', 'x', 'z', 0, 0)",
+        ],
+    );
+    assert!(refused[0].is_err(), "{refused:?}");
+}
+
+on_both_databases!(names_differing_in_case_stop_the_migration_and_are_named);
+
 #[test]
 fn error_pages_keep_the_session_and_ids_that_are_not_numbers_are_404() {
     let Some(tmp) = test_folder(Database::Sqlite) else {

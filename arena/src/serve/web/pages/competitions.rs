@@ -11,122 +11,15 @@ use axum::Form;
 use maud::html;
 
 use super::layout::{elo, page_refreshing, when};
-use crate::serve::web::api::check_word;
+use crate::serve::db::{CompetitionStatus, Kind};
+use crate::serve::web::service::competitions::{self as ops, Action};
+use crate::serve::web::service::public::{public_csv, public_detail, public_records};
 use crate::serve::web::{standings, HttpError, PageError, PathIds, Viewer};
 use crate::serve::App;
 
 /// The most bots whose crosstable the competition's page shows (a 200-bot table is 40,000 cells:
 /// the report has it).
 const CROSSTABLE_MAX: usize = 32;
-
-/// Creates a competition of `kind` (`test` or `final`) among the active versions now, and wakes the
-/// competition loop.
-///
-/// # Errors
-/// Another kind (400), a database error.
-pub async fn create(app: &App, kind: &str) -> Result<i64, HttpError> {
-    if kind != "test" && kind != "final" {
-        return Err(HttpError::bad(format!(
-            "kind {kind:?}: a competition is a test or the final"
-        )));
-    }
-    // At least two entries, or the competition could only fail.
-    let references = app.contest.playing_references();
-    let bots = app.db.playing_bots().await? as usize;
-    if references.len() + bots < 2 {
-        return Err(HttpError::new(
-            axum::http::StatusCode::CONFLICT,
-            format!(
-                "a competition needs two bots or more: it would have {} (no participant's bot has \
-                 passed its check yet, or every one is disqualified)",
-                references.len() + bots
-            ),
-        ));
-    }
-    let id = app.db.add_competition(kind, &references).await?;
-    app.wake_competitions.notify_one();
-    Ok(id)
-}
-
-/// The organiser's `action` on competition `id`: `pause`, `resume`, `cancel` or `rerate` (the
-/// standings recomputed and, once it is over, its `standings.csv` and `report.html` rewritten).
-/// A cancellation's `reason` is shown on the competition's page. Returns its status after.
-///
-/// # Errors
-/// No such competition or action (404), an action its status does not allow (409).
-pub async fn act(app: &Arc<App>, id: i64, action: &str, reason: &str) -> Result<String, HttpError> {
-    let c = crate::serve::web::competition_or_404(app, id).await?;
-    let conflict = || {
-        HttpError::new(
-            axum::http::StatusCode::CONFLICT,
-            format!("competition {id} is {}: it cannot {action}", c.status),
-        )
-    };
-    let stop = || {
-        if let Some(tx) = app.stops.lock().expect("the stops' lock").get(&id) {
-            let _ = tx.send(true);
-        }
-    };
-    match action {
-        "pause" => {
-            if !app
-                .db
-                .set_status(id, Some(&["scheduled", "running"]), "paused")
-                .await?
-            {
-                return Err(conflict());
-            }
-            stop();
-        }
-        "resume" => {
-            if !app.db.set_status(id, Some(&["paused"]), "running").await? {
-                return Err(conflict());
-            }
-            app.db.set_detail(id, "").await?;
-            app.wake_competitions.notify_one();
-        }
-        "cancel" => {
-            if !app
-                .db
-                .set_status(id, Some(&["scheduled", "running", "paused"]), "cancelled")
-                .await?
-            {
-                return Err(conflict());
-            }
-            stop();
-            if !reason.is_empty() {
-                app.db
-                    .set_detail(id, &format!("cancelled by the organiser: {reason}"))
-                    .await?;
-            }
-        }
-        "rerate" => {
-            app.standings.lock().expect("the cache's lock").remove(&id);
-            let table = standings::of(app, id).await?;
-            if matches!(c.status.as_str(), "finished" | "cancelled") {
-                let dir = app.data.competition(id);
-                table.report.write(&dir)?;
-                crate::report::html::write(
-                    &dir,
-                    &format!("competition-{id}"),
-                    &table.records,
-                    &table.report,
-                )?;
-            }
-        }
-        _ => {
-            return Err(HttpError::not_found(format!(
-                "action {action:?}: pause, resume, cancel or rerate"
-            )))
-        }
-    }
-    Ok(app
-        .db
-        .competition(id)
-        .await?
-        .map(|c| c.status)
-        .unwrap_or_default())
-}
 
 pub async fn home(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, PageError> {
     let list = app.db.competitions().await?;
@@ -137,16 +30,14 @@ pub async fn home(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Respons
         .and_then(|g| g.get("name"))
         .and_then(|n| n.as_str())
         .unwrap_or("?");
-    let active = list
-        .iter()
-        .any(|c| matches!(c.status.as_str(), "scheduled" | "running"));
+    let active = list.iter().any(|c| c.status.is_live());
     // The leaderboard: the latest finished final, else the latest finished competition (the list is
     // newest first).
-    let finished = |c: &&crate::serve::db::Competition| c.status == "finished";
+    let finished = |c: &&crate::serve::db::Competition| c.status == CompetitionStatus::Finished;
     let latest = list
         .iter()
         .filter(finished)
-        .find(|c| c.kind == "final")
+        .find(|c| c.kind == Kind::Final)
         .or_else(|| list.iter().find(finished));
     let leaderboard = match latest {
         Some(l) => Some((l, standings::of(&app, l.id).await?)),
@@ -200,7 +91,7 @@ pub async fn home(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Respons
                             td { a href={ "/bots/" (b.id) } { (b.name) } @if b.disqualified { " (disqualified)" } }
                             @if let Some(v) = v {
                                 td { "v" (v.number) }
-                                td { span class=(check_word(&v.check_status)) { (check_word(&v.check_status)) } }
+                                td { span class=(v.check_status.word()) { (v.check_status.word()) } }
                                 td { (v.check_detail) }
                             } @else { td {} td {} td {} }
                         }
@@ -263,7 +154,7 @@ pub async fn create_form(
     Form(f): Form<CreateForm>,
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;
-    let id = create(&app, &f.kind).await?;
+    let id = ops::create(&app, ops::kind_of(&f.kind)?).await?;
     Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
 }
 
@@ -285,13 +176,14 @@ pub async fn action_form(
     Form(f): Form<ActionForm>,
 ) -> Result<Response, PageError> {
     viewer.check_admin(&f.csrf)?;
-    let reason = if action == "cancel" {
+    let action = Action::of(&action)?;
+    let reason = if action == Action::Cancel {
         crate::serve::web::confirmed(&f.confirm)?;
         crate::serve::web::reason_of(&f.reason)?
     } else {
         String::new()
     };
-    act(&app, id, &action, &reason).await?;
+    ops::act(&app, id, action, &reason).await?;
     Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
 }
 
@@ -304,7 +196,7 @@ pub async fn show(
     let table = standings::of(&app, id).await?;
     let entries = app.db.entries(id).await?;
     let x = &table.report.crosstable;
-    let live = matches!(c.status.as_str(), "scheduled" | "running");
+    let live = c.status.is_live();
     let live_games = crate::serve::runner::live::games(&app.live, &app.db, id).await?;
     let has = |format| {
         table
@@ -319,8 +211,8 @@ pub async fn show(
     let body = html! {
         p { (c.kind) " competition, " strong { (c.status) } ", " (table.records.len()) " games recorded. Created " (when(c.created_ms))
             @if let Some(s) = c.started_ms { ", started " (when(s)) } @if let Some(f) = c.finished_ms { ", ended " (when(f)) } "." }
-        @if !c.detail.is_empty() { p.error { (if c.status == "cancelled" { "Cancelled: " } else { "Stopped: " }) (c.detail) } }
-        @if c.status == "paused" { p.error { "Paused: no game is played until the organiser resumes it." } }
+        @if !c.detail.is_empty() { p.error { (if c.status == CompetitionStatus::Cancelled { "Cancelled: " } else { "Stopped: " }) (c.detail) } }
+        @if c.status == CompetitionStatus::Paused { p.error { "Paused: no game is played until the organiser resumes it." } }
         p { "Entries: " @for (i, e) in entries.iter().enumerate() {
             @if i > 0 { ", " }
             @if let Some(b) = e.bot_id { a href={ "/bots/" (b) } { (e.name) } } @else { (e.name) " (reference)" }
@@ -346,7 +238,7 @@ pub async fn show(
             p { (x.bots.len()) " bots: the crosstable is in " a href={ "/competitions/" (id) "/report.html#crosstable" } { "the report" } "." }
         }
         h2 { "Games" }
-        @if !live_games.is_empty() && c.status == "running" {
+        @if !live_games.is_empty() && c.status == CompetitionStatus::Running {
             p { a href={ "/competitions/" (id) "/live" } { (live_games.len()) " game(s) in progress: watch them live" } }
         }
         p { a id="replay" href={ "/competitions/" (id) "/report.html" } { "Every game, with a replay of each" } " · downloads: "
@@ -358,23 +250,23 @@ pub async fn show(
         table id="games" {
             tr { th { "Game" } th { "First" } th { "Second" } th { "Result" } th { "Ending" } th { "Plies" } }
             @for g in table.records.iter().rev().take(50) {
-                tr { td { a href={ "/competitions/" (id) "/games/" (g.id) } { (g.id) } } td { (g.first) } td { (g.second) } td { (g.result.to_string()) } td { (g.termination.as_str()) @if g.termination.is_forfeit() { ": " (crate::serve::web::public_detail(&g.detail)) } } td.n { (g.plies) } }
+                tr { td { a href={ "/competitions/" (id) "/games/" (g.id) } { (g.id) } } td { (g.first) } td { (g.second) } td { (g.result.to_string()) } td { (g.termination.as_str()) @if g.termination.is_forfeit() { ": " (public_detail(&g.detail)) } } td.n { (g.plies) } }
             }
         }
         @if viewer.user.as_ref().is_some_and(|u| u.admin) {
             h2 { "Organiser" }
             // Each action only where the competition's status allows it.
-            @let status = c.status.as_str();
-            @for action in ["pause", "resume", "rerate"] {
-                @if match action { "pause" => matches!(status, "scheduled" | "running"), "resume" => status == "paused", _ => status != "scheduled" } {
-                    form.inline method="post" action={ "/competitions/" (id) "/" (action) } {
+            // A scheduled competition has no standings yet to re-rate.
+            @for action in [Action::Pause, Action::Resume, Action::Rerate] {
+                @if action.applies_to(c.status) && !(action == Action::Rerate && c.status == CompetitionStatus::Scheduled) {
+                    form.inline method="post" action={ "/competitions/" (id) "/" (action.as_str()) } {
                         input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
-                        button type="submit" { (action) }
+                        button type="submit" { (action.as_str()) }
                     }
                     " "
                 }
             }
-            @if matches!(status, "scheduled" | "running" | "paused") {
+            @if Action::Cancel.applies_to(c.status) {
                 form.cancel method="post" action={ "/competitions/" (id) "/cancel" } {
                     input type="hidden" name="csrf" value=(viewer.csrf.clone().unwrap_or_default());
                     label { "Reason (shown on this page) " input type="text" name="reason" required maxlength="500"; }
@@ -403,7 +295,7 @@ pub async fn report(
     let html = crate::report::html::public_page_of(
         &dir,
         &format!("competition-{id}"),
-        &crate::serve::web::public_records(&table.records),
+        &public_records(&table.records),
         &table.report,
     );
     Ok((
@@ -426,7 +318,7 @@ pub async fn games_csv(
     let bytes = if bytes.is_empty() {
         bytes
     } else {
-        crate::serve::web::public_csv(&bytes)?
+        public_csv(&bytes)?
     };
     Ok((
         [
@@ -448,7 +340,7 @@ pub async fn download(
     crate::serve::web::competition_or_404(&app, id).await?;
     let table = standings::of(&app, id).await?;
     let event = format!("{} competition {id}", app.contest.config.name);
-    let records = &crate::serve::web::public_records(&table.records);
+    let records = &public_records(&table.records);
     let (text, ext) = match format.as_str() {
         "pgn" => (crate::formats::pgn::write(records, &event), "pgn"),
         "pons" => (

@@ -18,9 +18,6 @@ use axum::Router;
 
 use crate::serve::App;
 
-pub use bots::check_log_text;
-pub use competitions::{act, create};
-
 /// The largest body of a login or registration form, bytes.
 const FORM_BYTES: usize = 4096;
 
