@@ -149,6 +149,19 @@ pub struct ServerConfig {
     /// last of `X-Forwarded-For`, and `X-Forwarded-Proto: https` makes cookies `Secure`.
     #[serde(default)]
     pub behind_proxy: bool,
+    /// Login attempts on one account at once, then one every `login_account_every_s`.
+    #[serde(default = "login_account_burst")]
+    pub login_account_burst: u32,
+    /// See `login_account_burst`, s.
+    #[serde(default = "login_account_every_s")]
+    pub login_account_every_s: u64,
+    /// Login and registration attempts from one address at once (a classroom behind one NAT address
+    /// shares them), then one every `login_address_every_s`.
+    #[serde(default = "login_address_burst")]
+    pub login_address_burst: u32,
+    /// See `login_address_burst`, s.
+    #[serde(default = "login_address_every_s")]
+    pub login_address_every_s: u64,
 }
 
 fn header_timeout_s() -> u64 {
@@ -166,6 +179,18 @@ fn max_connections() -> usize {
 fn max_connections_per_address() -> usize {
     64
 }
+fn login_account_burst() -> u32 {
+    5
+}
+fn login_account_every_s() -> u64 {
+    60
+}
+fn login_address_burst() -> u32 {
+    20
+}
+fn login_address_every_s() -> u64 {
+    6
+}
 
 impl Default for ServerConfig {
     fn default() -> ServerConfig {
@@ -176,6 +201,10 @@ impl Default for ServerConfig {
             max_connections: max_connections(),
             max_connections_per_address: max_connections_per_address(),
             behind_proxy: false,
+            login_account_burst: login_account_burst(),
+            login_account_every_s: login_account_every_s(),
+            login_address_burst: login_address_burst(),
+            login_address_every_s: login_address_every_s(),
         }
     }
 }
@@ -321,6 +350,15 @@ impl Contest {
             (1..=100_000).contains(&server.max_connections)
                 && (1..=100_000).contains(&server.max_connections_per_address),
             "{}: [server]: max_connections and max_connections_per_address must be 1 to 100000",
+            path.display()
+        );
+        ensure!(
+            (1..=100_000).contains(&server.login_account_burst)
+                && (1..=100_000).contains(&server.login_address_burst)
+                && (1..=86_400).contains(&server.login_account_every_s)
+                && (1..=86_400).contains(&server.login_address_every_s),
+            "{}: [server]: login_account_burst and login_address_burst must be 1 to 100000, \
+             login_account_every_s and login_address_every_s 1 to 86400 s",
             path.display()
         );
         ensure!(
@@ -582,6 +620,14 @@ mod tests {
             (
                 format!("name = \"c\"\n[schedule]\ntest_every = \"soon\"\n{game}{random}"),
                 "soon",
+            ),
+            (
+                format!("name = \"c\"\n[server]\nheader_timeout_s = 0\n{game}{random}"),
+                "every timeout must be 1 to 86400 s",
+            ),
+            (
+                format!("name = \"c\"\n[server]\nlogin_address_burst = 0\n{game}{random}"),
+                "login_account_burst and login_address_burst must be 1 to 100000",
             ),
         ] {
             let e = refused(&text);

@@ -235,6 +235,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         .map_err(anyhow::Error::msg)
         .context("the contest's uploads cannot be isolated on this machine")?;
     let (shutdown_tx, shutdown) = watch::channel(false);
+    let logins = web::throttle::LoginLimits::new(&contest.config.server);
     let app = Arc::new(App {
         db,
         contest: Arc::new(contest),
@@ -247,7 +248,7 @@ pub async fn start(opts: &ServeOptions, exe: &Path) -> Result<Started> {
         standings: Mutex::new(HashMap::new()),
         standings_computing: tokio::sync::Mutex::new(()),
         live: Arc::default(),
-        logins: web::throttle::LoginLimits::default(),
+        logins,
     });
     let listener = tokio::net::TcpListener::bind(opts.listen)
         .await

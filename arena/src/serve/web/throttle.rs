@@ -2,9 +2,10 @@
 //! the `governor` crate), so that guessing passwords is slow and a flood of guesses is refused before
 //! its password hashes take the cores (a refused attempt hashes nothing).
 //!
-//! - Per account (its name, case folded): 5 attempts at once, then 1 a minute.
-//! - Per address ([`super::listen::client_address`]): 20 attempts at once, then 1 every 6 s;
-//!   registrations count here too.
+//! - Per account (its name, case folded): `[server] login_account_burst` attempts at once (default
+//!   5), then 1 every `login_account_every_s` (60).
+//! - Per address ([`super::listen::client_address`]): `login_address_burst` attempts at once (20),
+//!   then 1 every `login_address_every_s` (6); registrations count here too.
 //!
 //! A flood against one account also keeps its owner out until the flood stops; the per-address
 //! limit makes such a flood slow unless it comes from many addresses.
@@ -32,11 +33,18 @@ fn quota(burst: u32, every: Duration) -> Quota {
         .allow_burst(NonZeroU32::new(burst).expect("a positive burst"))
 }
 
-impl Default for LoginLimits {
-    fn default() -> LoginLimits {
+impl LoginLimits {
+    /// The limiters of the contest file's `[server]` keys (validated: bursts and periods at least 1).
+    pub fn new(server: &crate::serve::contest::ServerConfig) -> LoginLimits {
         LoginLimits {
-            by_account: DefaultKeyedRateLimiter::hashmap(quota(5, Duration::from_secs(60))),
-            by_address: DefaultKeyedRateLimiter::hashmap(quota(20, Duration::from_secs(6))),
+            by_account: DefaultKeyedRateLimiter::hashmap(quota(
+                server.login_account_burst,
+                Duration::from_secs(server.login_account_every_s),
+            )),
+            by_address: DefaultKeyedRateLimiter::hashmap(quota(
+                server.login_address_burst,
+                Duration::from_secs(server.login_address_every_s),
+            )),
             clock: DefaultClock::default(),
         }
     }
@@ -102,7 +110,7 @@ mod tests {
 
     #[test]
     fn an_account_gets_five_attempts_and_an_address_twenty() {
-        let limits = LoginLimits::default();
+        let limits = LoginLimits::new(&crate::serve::contest::ServerConfig::default());
         let here: IpAddr = "10.0.0.1".parse().unwrap();
         for _ in 0..5 {
             limits.attempt(Some("alice"), Some(here)).unwrap();
@@ -122,5 +130,23 @@ mod tests {
         limits
             .attempt(Some("bob"), Some("10.0.0.2".parse().unwrap()))
             .unwrap();
+    }
+
+    #[test]
+    fn a_classroom_behind_one_address_gets_the_allowance_its_organiser_sets() {
+        let server = crate::serve::contest::ServerConfig {
+            login_address_burst: 60,
+            ..Default::default()
+        };
+        let limits = LoginLimits::new(&server);
+        let school: IpAddr = "192.0.2.7".parse().unwrap();
+        for i in 0..60 {
+            limits
+                .attempt(Some(&format!("pupil{i}")), Some(school))
+                .unwrap();
+        }
+        let refused = limits.attempt(Some("late"), Some(school)).unwrap_err();
+        assert_eq!(refused.what, "this address");
+        assert!((1..=6).contains(&refused.retry_after_s), "{refused}");
     }
 }
