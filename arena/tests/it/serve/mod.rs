@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use arena::serve::client::{multipart, Answer};
 
-
 /// [`arena::serve::client::request`], which must reach the server.
 fn request(
     addr: SocketAddr,
@@ -26,7 +25,13 @@ use serde_json::{json, Value};
 use arena::bench::serve::SH_BOT;
 
 /// A bot that dies at once: its check fails.
-const CRASHING_BOT: &str = "#!/bin/sh\necho 'cannot start: out of luck' >&2\nexit 3\n";
+/// Names its own path on stderr (as a traceback would): the check log must not show the server's.
+const CRASHING_BOT: &str = "#!/bin/sh\necho \"cannot start: out of luck in $0\" >&2\nexit 3\n";
+
+/// Answers `go` with `move 4` instead of `bestmove 4`: lost on time, and its page names the mistake.
+const MOVE_BOT: &str = "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    \
+     ugi) echo ugiok ;;\n    isready) echo readyok ;;\n    go) echo 'move 4' ;;\n    quit) exit 0 ;;\n  \
+     esac\ndone\n";
 
 /// The database a test's server runs on: the SQLite file beside its data (the default), or a fresh
 /// database on the PostgreSQL server of `ARENA_TEST_POSTGRES` (a URL such as
@@ -380,7 +385,7 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database
     let dir = tmp.path();
     let contest = contest(dir, RANDOM, 2, "");
     let (_, org) = add_user(dir, &contest, "org", true);
-    let (_, alice) = add_user(dir, &contest, "alice", false);
+    let (alice_password, alice) = add_user(dir, &contest, "alice", false);
     let (_, bob) = add_user(dir, &contest, "bob", false);
     let server = Server::start(dir, &contest);
     let data = dir.join("results/c4test");
@@ -446,6 +451,18 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database
         403
     );
     assert_eq!(server.get("/api/bots/3/versions/1/log", None).status, 401);
+    // Nothing of the server's folders: its report names its files from the contest's data folder.
+    let root = std::fs::canonicalize(dir).unwrap();
+    assert!(
+        !log.text().contains(root.to_str().unwrap()) && !log.text().contains("results/c4test"),
+        "{}",
+        log.text()
+    );
+    assert!(
+        log.text().contains("checks/crasher-v1/logs/"),
+        "{}",
+        log.text()
+    );
     let page = server.get("/bots/3/versions/1/log", None);
     assert_eq!(page.status, 403, "{}", page.text());
     assert!(!page.text().contains("out of luck"));
@@ -702,6 +719,44 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database
     let bot_page = server.get("/bots/3", None);
     assert!(bot_page.text().contains("failed"));
     assert!(!bot_page.text().contains("/versions/1/log"));
+    // Its check against each reference bot: 2 games against random, both forfeited.
+    assert!(
+        bot_page.text().contains(
+            "<td>random</td><td class=\"n\">2</td><td class=\"n\">0</td><td class=\"n\">0</td>\
+             <td class=\"n\">2</td><td class=\"n\">0</td><td class=\"n\">2</td>"
+        ),
+        "{}",
+        bot_page.text()
+    );
+
+    // A bot that answers in another protocol's way: its author's page says what it likely does
+    // wrong, as `arena probe` does.
+    let mute = server.upload(&alice, "mover", "mover.sh", MOVE_BOT.as_bytes());
+    assert_eq!(mute.status, 201, "{}", mute.text());
+    let id = mute.json().unwrap()["id"].as_i64().unwrap();
+    let verdict = server.wait_for(&format!("/api/bots/{id}"), |v| v["check"] != "pending");
+    assert_eq!(verdict["check"], "failed", "{verdict}");
+    let jar = format!(
+        "arena_session={}",
+        log_in(&server, "alice", &alice_password)
+    );
+    let page = request(
+        server.addr,
+        "GET",
+        &format!("/bots/{id}"),
+        &[("Cookie", &jar)],
+        b"",
+    );
+    assert!(
+        page.text().contains("Likely mistake")
+            && page
+                .text()
+                .contains("a UGI bot answers `go` with `bestmove 4`"),
+        "{}",
+        page.text()
+    );
+    let public = server.get(&format!("/bots/{id}"), None).text();
+    assert!(!public.contains("Likely mistake"), "{public}");
 }
 
 /// Logs in through the form: the session cookie.

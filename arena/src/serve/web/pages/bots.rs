@@ -12,7 +12,9 @@ use maud::html;
 
 use super::layout::{page, page_refreshing, when};
 use crate::serve::db::CheckStatus;
-use crate::serve::web::service::bots::{authored, check_log_text, stderr_of};
+use crate::serve::web::service::bots::{
+    authored, check_log_text, check_summary, stderr_of, without_server_paths,
+};
 use crate::serve::web::service::public::public_detail;
 use crate::serve::web::{standings, HttpError, PageError, PathIds, Viewer};
 use crate::serve::App;
@@ -100,6 +102,16 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
     let pending = versions
         .iter()
         .any(|v| v.check_status.word() == CheckStatus::Pending.word());
+    // The newest version whose check was played: its score against each reference bot.
+    let checked = versions
+        .iter()
+        .find(|v| v.checked_ms.is_some())
+        .and_then(|v| {
+            Some((
+                v.number,
+                check_summary(app, &bot.name, v.number, &v.manifest)?,
+            ))
+        });
     let mut played = Vec::new();
     for c in app.db.competitions_of(id).await? {
         let table = standings::of(app, c.id).await?;
@@ -140,6 +152,16 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
                         } } }
                 }
             }
+        }
+        @if let Some((number, check)) = &checked {
+            h2 { "Check of v" (number) }
+            table {
+                tr { th { "Against" } th { "Games" } th { "Won" } th { "Drawn" } th { "Lost" } th { "Points" } th { "Forfeits" } }
+                @for r in &check.rows {
+                    tr { td { (r.reference) } td.n { (r.games) } td.n { (r.wins) } td.n { (r.draws) } td.n { (r.losses) } td.n { (r.points) } td.n { (r.forfeits) } }
+                }
+            }
+            @if mine { @if let Some(hint) = &check.likely_mistake { p.error { "Likely mistake (from what it printed in its first game lost on time): " (hint) } } }
         }
         h2 { "Competitions" }
         @if played.is_empty() { p { "None yet." } }
@@ -195,7 +217,10 @@ pub async fn stderr(
     PathIds((id, cid)): PathIds<(i64, i64)>,
 ) -> Result<String, PageError> {
     let bot = authored(&app, viewer.user.as_ref(), id).await?;
-    Ok(stderr_of(&app.data.competition(cid), &bot.name))
+    Ok(without_server_paths(
+        &app,
+        &stderr_of(&app.data.competition(cid), &bot.name),
+    ))
 }
 
 #[derive(serde::Deserialize)]

@@ -1,5 +1,7 @@
-//! A bot's files for its author: the check log of a version (the probe's report of its check games
-//! and its stderr) and its stderr in a competition.
+//! A bot's check and files: the check's score against each reference bot (public) with the likely
+//! mistake behind a timeout (its author's), and for its author the check log of a version (the
+//! probe's report of its check games and its stderr) and its stderr in a competition, each without
+//! the server's own paths.
 
 use std::path::Path as FsPath;
 
@@ -135,6 +137,109 @@ pub async fn check_log_text(
         report.text(),
         stderr_of(&dir, &bot.name)
     ))
+    .map(|text| without_server_paths(app, &text))
+}
+
+/// `text` with the contest's data folder (as given and as an absolute path) left out of every path
+/// in it: `checks/alice-v1/logs/g1.log` instead of `/srv/arena/results/c/checks/…`. A bot's stderr
+/// (a traceback names its script) and the probe's report name files by their path on the server.
+pub fn without_server_paths(app: &App, text: &str) -> String {
+    let mut roots = vec![app.data.root.display().to_string()];
+    if let Ok(absolute) = std::fs::canonicalize(&app.data.root) {
+        roots.push(absolute.display().to_string());
+    }
+    // The longest first: the absolute path may contain the one given.
+    roots.sort_by_key(|r| std::cmp::Reverse(r.len()));
+    let mut text = text.to_string();
+    for root in roots.iter().filter(|r| !r.is_empty() && r.as_str() != ".") {
+        text = text.replace(&format!("{root}/"), "").replace(root, ".");
+    }
+    text
+}
+
+/// A version's check against one reference bot, as the bot's page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgainstReference {
+    pub reference: String,
+    /// Games that count (void ones left out, as in every standings table).
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Points, a win 1 and a draw ½.
+    pub points: f64,
+    /// Games the bot lost by forfeit.
+    pub forfeits: u32,
+}
+
+/// A version's check as the bot's page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckSummary {
+    /// One row per reference bot, in the contest file's order.
+    pub rows: Vec<AgainstReference>,
+    /// What the bot likely did wrong, from what it printed in its first game lost on time
+    /// ([`crate::probe::likely_mistake`], as `arena probe` says it); for its author only.
+    pub likely_mistake: Option<String>,
+}
+
+/// The check of version `number` of `bot` (whose manifest is `manifest`), read from its results
+/// folder; `None` while it has not been played.
+pub fn check_summary(app: &App, bot: &str, number: i64, manifest: &str) -> Option<CheckSummary> {
+    let dir = app.data.check(bot, number);
+    let records = crate::results::read_games_live(&dir.join("games.csv")).ok()?;
+    let mut rows = Vec::new();
+    for reference in app.contest.reference_names() {
+        let mut row = AgainstReference {
+            reference: reference.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            points: 0.0,
+            forfeits: 0,
+        };
+        for g in records.iter().filter(|g| {
+            (g.first == bot && g.second == reference) || (g.second == bot && g.first == reference)
+        }) {
+            if !g.termination.counts() {
+                continue;
+            }
+            let side = if g.first == bot {
+                games::Player::First
+            } else {
+                games::Player::Second
+            };
+            let points = g.result.points(side);
+            row.games += 1;
+            row.points += points;
+            match points {
+                p if p > 0.75 => row.wins += 1,
+                p if p < 0.25 => row.losses += 1,
+                _ => row.draws += 1,
+            }
+            if g.termination.is_forfeit() && g.detail.starts_with(&format!("{bot}: ")) {
+                row.forfeits += 1;
+            }
+        }
+        rows.push(row);
+    }
+    let protocol = toml::from_str::<crate::serve::upload::Manifest>(manifest)
+        .map_or(crate::config::ProtocolKind::Ugi, |m| m.protocol);
+    let likely_mistake = records
+        .iter()
+        .find(|g| {
+            g.termination == crate::record::Termination::Timeout
+                && g.detail.starts_with(&format!("{bot}: "))
+        })
+        .and_then(|g| {
+            let transcript =
+                std::fs::read_to_string(dir.join("logs").join(format!("{}.log", g.id))).ok()?;
+            crate::probe::likely_mistake(&transcript, bot, protocol)
+        });
+    Some(CheckSummary {
+        rows,
+        likely_mistake,
+    })
 }
 
 #[cfg(test)]
