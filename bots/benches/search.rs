@@ -10,7 +10,10 @@
 //! fixed depth on a 20×20 middle game; its node count is printed the same way. A last group times
 //! two root terms of `dots-tps` on positions of a real 20×20 game: group safety (option `safety`:
 //! every group's min-cut, both players) and exposed points (option `exposed`), after printing what
-//! they find.
+//! they find. The group of option `inner` (issue 39) times the same searches with and without the
+//! trajectories found again below the root: the tactical suite with the article's engine at its
+//! depth 3, the 20×20 middle game above and two positions of the real 20×20 game with the default
+//! engine, after printing each search's nodes and move both ways.
 
 use std::hint::black_box;
 
@@ -228,6 +231,76 @@ fn bench_safety(c: &mut Criterion) {
     group.finish();
 }
 
+/// One search of the `inner` group: positions searched one after the other by `cfg` at `depth`
+/// full moves (fixed depth, iterative deepening as it plays).
+struct InnerCase {
+    name: String,
+    positions: Vec<Dots>,
+    cfg: Config,
+    depth: u32,
+}
+
+/// Times each case with and without option `inner` (the throughput: tree nodes, so that criterion's
+/// elements per second is tree nodes per second, the simulations below the root counted in their
+/// cost), after printing per case and setting the tree and simulation nodes and the moves.
+fn bench_inner(c: &mut Criterion) {
+    use bots::dots_tps::{bench::REAL_GAME, tactics};
+    let real: Vec<&str> = REAL_GAME.split_whitespace().collect();
+    let at = |ply: usize| Dots::from_moves(20, 20, Start::Cross, &real[..ply].join(" ")).unwrap();
+    let cases = [
+        InnerCase {
+            name: "suite, article, depth 3".into(),
+            positions: tactics::suite().into_iter().map(|t| t.pos).collect(),
+            cfg: Config::article(),
+            depth: 3,
+        },
+        InnerCase {
+            name: "20x20 cross after 36 plies, default, depth 4".into(),
+            positions: vec![dots_tps().pos],
+            cfg: Config::default(),
+            depth: 4,
+        },
+        InnerCase {
+            name: "real 20x20 game plies 100 and 200, default, depth 4".into(),
+            positions: vec![at(100), at(200)],
+            cfg: Config::default(),
+            depth: 4,
+        },
+    ];
+    let table = PatternTable::default();
+    let mut group = c.benchmark_group("dots-tps option inner");
+    group.sample_size(10);
+    for case in &cases {
+        for inner in [false, true] {
+            let cfg = Config {
+                inner,
+                ..case.cfg.clone()
+            };
+            let budget = Budget::depth(case.depth);
+            let run = || -> (u64, u64, Vec<String>) {
+                let (mut nodes, mut sims, mut moves) = (0, 0, Vec::new());
+                for pos in &case.positions {
+                    let d = think(black_box(pos), &cfg, &table, &budget, &mut |_| {});
+                    nodes += d.nodes;
+                    sims += d.sim_nodes;
+                    moves.push(d.best.map_or("(none)".to_string(), |m| m.to_string()));
+                }
+                (nodes, sims, moves)
+            };
+            let (nodes, sims, moves) = run();
+            println!(
+                "inner {inner:<5} {:<52} tree {nodes:>9} nodes  simulations {sims:>9} nodes  moves {}",
+                case.name,
+                moves.join(" ")
+            );
+            group.throughput(Throughput::Elements(nodes));
+            let id = format!("{} inner {inner}", case.name);
+            group.bench_function(BenchmarkId::new(id, case.depth), |b| b.iter(&run));
+        }
+    }
+    group.finish();
+}
+
 fn searches(c: &mut Criterion) {
     println!(
         "Search signature (nodes at fixed depth; ratio = minimax / alpha-beta; iterative deepening = \
@@ -238,6 +311,7 @@ fn searches(c: &mut Criterion) {
     signature_row(&dots());
     bench_dots_tps(c, &dots_tps());
     bench_safety(c);
+    bench_inner(c);
     bench_case(c, &ttt());
     bench_case(c, &connect4());
     bench_case(c, &dots());

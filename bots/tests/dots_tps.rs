@@ -1328,3 +1328,143 @@ fn an_exposed_point_is_not_played_when_another_is_as_good() {
         "above the spin's max"
     );
 }
+
+/// Option `inner` (issue 39). Blue to move; Red's 5-5 and 4-4 are each one Blue dot from capture
+/// once Blue has 5-4, so 5-4 looks like a double threat to the article's tree (Red can block only
+/// one). But 5-4 lies in Red's cup 4-4, 5-5, 6-4: Red's 5-3 closes the ring and takes it, a ring
+/// that enclosed nothing at the root and is therefore on no root trajectory. Brute force over the
+/// play range (no code of the engine) shows that 5-4 is worse than the best move at 2 full moves,
+/// that Red's best answer to it captures the dot on 5-4, and that the move chosen with `inner` is
+/// as good as the best; without `inner` the engine plays 5-4 (its own value overrates it).
+#[test]
+fn inner_trajectories_see_the_opponent_enclose_the_dot_just_put() {
+    let rows = [
+        ".........",
+        ".........",
+        ".........",
+        "....X....",
+        "...XO....",
+        "..XO.O...",
+        ".........",
+        ".........",
+        ".........",
+    ];
+    let pos = tactics::board(&rows, Player::First).unwrap();
+    let depth = 2;
+    let pts = range_points(&pos);
+    let values: Vec<i32> = pts
+        .iter()
+        .map(|&m| value_of(&pos, &pts, m, depth, (-INF, INF)))
+        .collect();
+    let best = *values.iter().max().unwrap();
+    let value = |m: Move| values[pts.iter().position(|&p| p == m).unwrap()];
+    let table = PatternTable::default();
+    let plain = Config {
+        threats: false,
+        ..Config::default()
+    };
+    let inner = Config {
+        inner: true,
+        ..plain.clone()
+    };
+    let d0 = think_at(&pos, &plain, &table, depth);
+    let d1 = think_at(&pos, &inner, &table, depth);
+    let (m0, m1) = (d0.best.unwrap(), d1.best.unwrap());
+    // Without the option: a move the brute force finds worse, which the engine overrates.
+    assert!(value(m0) < best, "{m0}: {} against {best}", value(m0));
+    assert!(d0.value > value(m0), "{d0:?}");
+    // The opponent's best answer (brute force, 1 full move left after it) encloses the dot.
+    let mut after = pos.clone();
+    after.play(m0).unwrap();
+    let answers: Vec<(i32, Move)> = range_points(&after)
+        .into_iter()
+        .map(|a| {
+            let mut p = after.clone();
+            p.play(a).unwrap();
+            let mut nodes = 0;
+            (-brute(&mut p, &pts, 2, -INF, INF, &mut nodes), a)
+        })
+        .collect();
+    let top = answers.iter().map(|a| a.0).max().unwrap();
+    let enclosing = answers.iter().filter(|a| a.0 == top).any(|&(_, a)| {
+        let mut p = after.clone();
+        p.play(a).unwrap();
+        let Move::Put { x, y } = m0 else { return false };
+        matches!(p.point(x, y), Some(games::dots::Point::Captured(_)))
+    });
+    assert!(enclosing, "no best answer to {m0} captures it: {answers:?}");
+    // With the option: a best move, and the engine's value is the true one.
+    assert_eq!(value(m1), best, "{m1}");
+    assert_eq!(d1.value, best, "{d1:?}");
+}
+
+/// Option `inner` keeps the suite: every tactic is found in every pruning mode (as in
+/// `every_mode_finds_every_tactic_and_all_modes_agree`, grounding threats at 2 plies), and the
+/// transposition table and the history change no value and no move (their keys hold the
+/// trajectories found below the root).
+#[test]
+fn inner_trajectories_find_every_tactic_and_keep_the_tables_exact() {
+    let table = PatternTable::default();
+    for t in tactics::suite() {
+        let mut seen = Vec::new();
+        for mode in Prune::ALL {
+            for (tt, history) in [(true, true), (false, false)] {
+                let cfg = Config {
+                    prune: mode,
+                    threat_plies: 2,
+                    inner: true,
+                    tt,
+                    history,
+                    ..Config::default()
+                };
+                let d = think_at(&t.pos, &cfg, &table, t.depth);
+                assert!(
+                    d.best.is_some_and(|b| t.answers.contains(&b)),
+                    "{} in mode {mode}, tt {tt}: {:?} ({})",
+                    t.name,
+                    d.best,
+                    d.how
+                );
+                seen.push((mode, d.best, d.value));
+            }
+        }
+        for w in seen.chunks(2) {
+            assert_eq!(w[0].1, w[1].1, "{}: {w:?}", t.name);
+            assert_eq!(w[0].2, w[1].2, "{}: {w:?}", t.name);
+        }
+    }
+}
+
+/// Option `inner` with and without the transposition table and history, on the suite and 6 random
+/// 12×12 middle games at 1 to 3 full moves: the same values and moves (the table's key holds the
+/// trajectories found below the root, so it never cuts a line with another move set).
+#[test]
+fn inner_trajectories_keep_the_tables_values_and_moves_on_middle_games() {
+    let table = PatternTable::default();
+    let with = |depth, tt| Config {
+        depth,
+        tt,
+        history: tt,
+        inner: true,
+        ..Config::default()
+    };
+    let mut positions: Vec<Dots> = tactics::suite().into_iter().map(|t| t.pos).collect();
+    positions.extend((0..6).map(|seed| middle_game(seed, 12, 12, 40)));
+    let mut nodes = [0u64; 2];
+    for (k, pos) in positions.iter().enumerate() {
+        for depth in 1..=3 {
+            let plain = think_at(pos, &with(depth, false), &table, depth);
+            let d = think_at(pos, &with(depth, true), &table, depth);
+            assert_eq!(
+                (d.best, d.value, d.depth),
+                (plain.best, plain.value, plain.depth),
+                "position {k} at depth {depth}"
+            );
+            if depth == 3 {
+                nodes[0] += plain.nodes;
+                nodes[1] += d.nodes;
+            }
+        }
+    }
+    println!("depth 3, tree nodes without and with the table: {nodes:?}");
+}

@@ -54,6 +54,7 @@
 pub mod bench;
 mod cycles;
 pub mod exposure;
+pub mod inner;
 pub mod patterns;
 pub mod playouts;
 pub mod progress;
@@ -196,6 +197,12 @@ pub struct Config {
     /// to them ([`exposure`]) have their value capped by that loss, quiet points are picked among
     /// the others, and the random fills leave them out. Off in [`Config::article`].
     pub exposed: bool,
+    /// `inner` (ours, issue 39): the one-sided simulations run again inside the tree, after every
+    /// dot it puts, for both players on the points within [`inner::RADIUS`] of that dot, and the
+    /// trajectories found followed below it as the root's are ([`inner`]): a line in which the
+    /// opponent encloses a dot just put is searched as such. Off by default and in
+    /// [`Config::article`].
+    pub inner: bool,
 }
 
 /// The default `threat_plies`: every ply of the deepest search (2 × [`MAX_DEPTH`]).
@@ -246,6 +253,7 @@ impl Config {
             playouts: 0,
             safety: 0,
             exposed: false,
+            inner: false,
         }
     }
 }
@@ -749,7 +757,8 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// 0..=64, default [`DEFAULT_PLAYOUTS`]): the quiet points compared by random fills (0 and 1: none).
 /// `safety` (spin 0..=1000, default 0: off): the weight of group safety ([`safety::bonus`]).
 /// `exposed` (check, default false): cap the value of points the opponent answers with a capture
-/// next to them ([`exposure`]). The engine
+/// next to them ([`exposure`]). `inner` (check, default false): trajectories of both players found
+/// again inside the tree around each dot it puts ([`inner`]). The engine
 /// declares no `seed`: the fills' random order is seeded by the ply, so a position under a node
 /// limit always gets the same move.
 #[derive(Default)]
@@ -847,6 +856,7 @@ impl Engine for DotsTps {
             EngineOption::spin("playouts", i64::from(c.playouts), 0, 64),
             EngineOption::spin("safety", i64::from(c.safety), 0, 1000),
             EngineOption::check("exposed", c.exposed),
+            EngineOption::check("inner", c.inner),
             EngineOption::string("patterns", ""),
         ]
     }
@@ -877,6 +887,7 @@ impl Engine for DotsTps {
             "playouts" => c.playouts = v as u32,
             "safety" => c.safety = v as i32,
             "exposed" => c.exposed = v != 0,
+            "inner" => c.inner = v != 0,
             _ => {
                 let path = value.trim();
                 self.table = if path.is_empty() || path == "<empty>" {

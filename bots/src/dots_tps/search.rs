@@ -12,6 +12,7 @@ use games::dots::Move;
 use games::{Dots, Game, Player};
 
 use super::exposure::Exposure;
+use super::inner::Inner;
 use super::progress::Progress;
 use super::trajectories::{diff, heuristic2, simulate, Simulation, Trajectory, PASS};
 use super::tt::{node_key, point_key, Bound, Entry, Table};
@@ -101,6 +102,8 @@ struct Tree<'a> {
     /// The trajectories (as point ids, with their owners), the dots of the tree on them and the
     /// points heuristic 1 keeps, updated as dots are put and taken back.
     progress: Progress,
+    /// The trajectories found again below the root for the tree's dots (option `inner`).
+    inner: Option<Inner>,
 }
 
 fn id(stride: usize, m: Move) -> usize {
@@ -142,7 +145,10 @@ impl<'a> Tree<'a> {
         if plies == 0 {
             return diff(pos, mover);
         }
-        let key = node_key(self.dots_key, pos);
+        let key = node_key(
+            self.dots_key ^ self.inner.as_ref().map_or(0, Inner::key),
+            pos,
+        );
         let mut tt_best = 0u16;
         if let Some(e) = self.mem.table.as_ref().and_then(|t| t.probe(key)) {
             tt_best = e.best;
@@ -182,7 +188,13 @@ impl<'a> Tree<'a> {
             pos.play_unchecked(m);
             self.progress.put(i, mover.index());
             self.dots_key ^= z;
+            if let Some(inner) = self.inner.as_mut() {
+                inner.put(pos, m, mover, plies - 1, ctl);
+            }
             let v = -self.negamax(pos, plies - 1, -beta, -alpha, ctl);
+            if let Some(inner) = self.inner.as_mut() {
+                inner.take(m);
+            }
             self.dots_key ^= z;
             self.progress.take(i, mover.index());
             pos.undo();
@@ -229,12 +241,24 @@ impl<'a> Tree<'a> {
     /// The moves of a node with `plies` left for `mover`, in the static order.
     fn generate(&mut self, pos: &Dots, plies: u32, mover: Player) -> Vec<Move> {
         match self.cfg.prune {
-            Prune::All | Prune::Useful => self
+            Prune::All => self
                 .moves
                 .iter()
                 .copied()
                 .filter(|&m| pos.is_legal(m))
                 .collect(),
+            Prune::Useful => {
+                let mut moves: Vec<Move> = self
+                    .moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.is_legal(m))
+                    .collect();
+                if let Some(inner) = self.inner.as_mut() {
+                    inner.extend(pos, None, &mut moves);
+                }
+                moves
+            }
             Prune::H1 | Prune::H12 => {
                 // Heuristic 1: a trajectory needing more points than its owner has moves left, or
                 // holding a dot of the other colour, is dropped; a point is tried only while some
@@ -246,11 +270,17 @@ impl<'a> Tree<'a> {
                 left[mover.opponent().index()] = plies / 2;
                 self.progress.mark(left);
                 let stride = self.stride;
-                self.moves
+                let mut moves: Vec<Move> = self
+                    .moves
                     .iter()
                     .copied()
                     .filter(|&m| self.progress.marked(id(stride, m)) && pos.is_legal(m))
-                    .collect()
+                    .collect();
+                // Option `inner`: the trajectories found below the root, under the same rule.
+                if let Some(inner) = self.inner.as_mut() {
+                    inner.extend(pos, Some(left), &mut moves);
+                }
+                moves
             }
         }
     }
@@ -369,8 +399,8 @@ pub fn iteration(
     let need_sims = cfg.prune != Prune::All || cfg.bounds;
     let mut trajs: Vec<Trajectory> = Vec::new();
     let mut sims_complete = true;
+    let n = if cfg.reach > 0 { m.min(cfg.reach) } else { m };
     if need_sims {
-        let n = if cfg.reach > 0 { m.min(cfg.reach) } else { m };
         let sims = match mem.sims.take() {
             Some((k, sims)) if k == n => sims,
             _ => [me, me.opponent()].map(|p| simulate(pos, &root.grid, &root.points, p, n, ctl)),
@@ -478,6 +508,10 @@ pub fn iteration(
                 .collect::<Vec<_>>(),
             count.len(),
         ),
+        // Option `inner`: the same simulations after every dot the tree puts (not with `prune
+        // all`, which tries the whole range anyway).
+        inner: (cfg.inner && cfg.prune != Prune::All)
+            .then(|| Inner::new(root.grid.clone(), stride, count.len(), n)),
     };
 
     // Step 4. The root order: the previous depth's best, then the most important point, then by
@@ -541,7 +575,13 @@ pub fn iteration(
         pos.play_unchecked(mv);
         tree.progress.put(i, me.index());
         tree.dots_key ^= z;
+        if let Some(inner) = tree.inner.as_mut() {
+            inner.put(pos, mv, me, plies - 1, ctl);
+        }
         let v = capped(mv, -tree.negamax(pos, plies - 1, -beta, -alpha, ctl));
+        if let Some(inner) = tree.inner.as_mut() {
+            inner.take(mv);
+        }
         tree.dots_key ^= z;
         tree.progress.take(i, me.index());
         pos.undo();

@@ -28,6 +28,14 @@ pub fn point_key(point: usize, player: Player) -> u64 {
     mix(((point as u64) << 1 | player.index() as u64).wrapping_add(0x2545_f491_4f6c_dd1d))
 }
 
+/// The word of a trajectory found below the root (option `inner`): its owner and its point ids,
+/// mixed so that the XOR of the words of a set of trajectories does not equal the word of another
+/// trajectory (as a plain XOR of [`point_key`]s would: {a} and {b} against {a, b}).
+pub fn trajectory_key(owner: Player, points: &[usize]) -> u64 {
+    let xor = points.iter().fold(0u64, |k, &p| k ^ point_key(p, owner));
+    mix(xor ^ (points.len() as u64).wrapping_mul(0x3c6e_f372_fe94_f82b))
+}
+
 /// The key of the node `pos` whose tree dots hash to `dots` (XOR of [`point_key`]s).
 #[inline]
 pub fn node_key(dots: u64, pos: &Dots) -> u64 {
