@@ -731,7 +731,11 @@ fn sprt_plan(s: &SprtConfig) -> Result<SprtPlan, String> {
 
 /// The text of an option value as `setoption` sends it. A name must be one word and neither may hold a
 /// control character: a line break would end the `setoption` line and send the rest as a command.
-fn option_text(name: &str, value: &toml::Value) -> Result<String, String> {
+///
+/// # Errors
+/// A name that is empty or not one word, a control character, a value that is no string, integer,
+/// float or boolean: the reason, naming the option.
+pub fn option_text(name: &str, value: &toml::Value) -> Result<String, String> {
     if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(format!(
             "option name {name:?}: one word without spaces or control characters"

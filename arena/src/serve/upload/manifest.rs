@@ -60,8 +60,27 @@ impl Manifest {
     ///
     /// # Errors
     /// [`UploadError::Manifest`] with the 1-based line and column of a syntax error, an unknown key, a
-    /// missing `command` or a value of the wrong type.
+    /// missing `command` or a value of the wrong type; an option `setoption` could not send
+    /// ([`crate::plan::option_text`]: not one word, a line break, an array or table); options for a
+    /// CodeCup bot, which is sent none.
     pub fn parse(text: &str) -> Result<Manifest, UploadError> {
+        let manifest: Manifest = Manifest::parse_toml(text)?;
+        let problem = |detail: String| UploadError::Manifest { detail };
+        if manifest.protocol == ProtocolKind::Codecup && !manifest.options.is_empty() {
+            return Err(problem(
+                "options are sent with UGI's setoption, and a CodeCup bot is sent none: leave \
+                 out [options] or use protocol = \"ugi\""
+                    .into(),
+            ));
+        }
+        for (name, value) in &manifest.options {
+            crate::plan::option_text(name, value).map_err(problem)?;
+        }
+        Ok(manifest)
+    }
+
+    /// The TOML of a manifest, its keys and their types.
+    fn parse_toml(text: &str) -> Result<Manifest, UploadError> {
         toml::from_str(text).map_err(|e| {
             let at = e.span().map_or_else(String::new, |span| {
                 let before = &text[..span.start.min(text.len())];

@@ -177,7 +177,7 @@ fn file_names_are_sanitized() {
 fn a_tar_gz_is_unpacked_with_its_manifest_folders_links_and_modes() {
     let manifest = concat!(
         "command = \"./run\"\nargs = [\"--fast\"]\n",
-        "protocol = \"codecup\"\noptions = { depth = 4 }\n"
+        "protocol = \"ugi\"\noptions = { depth = 4 }\n"
     );
     let bytes = tar_gz(|b| {
         tar_raw(b, b"./", EntryType::Directory, b"", b"");
@@ -193,7 +193,7 @@ fn a_tar_gz_is_unpacked_with_its_manifest_folders_links_and_modes() {
     assert_eq!(s.kind, Kind::TarGz);
     assert_eq!(s.manifest.command, "./run");
     assert_eq!(s.manifest.args, ["--fast"]);
-    assert_eq!(s.manifest.protocol, ProtocolKind::Codecup);
+    assert_eq!(s.manifest.protocol, ProtocolKind::Ugi);
     assert_eq!(s.manifest.options["depth"], toml::Value::Integer(4));
     assert_eq!(mode(&s.dir.join("bin/run.sh")), 0o755, "setuid dropped");
     assert_eq!(
@@ -290,6 +290,36 @@ fn a_manifest_that_does_not_parse_is_refused_with_its_line() {
         with_manifest("command = \n"),
         UploadError::Manifest { .. }
     ));
+}
+
+#[test]
+fn manifest_options_setoption_could_not_send_are_refused_at_upload() {
+    for (options, says) in [
+        (
+            "options = { \"Hash Size\" = 4 }",
+            "option name \"Hash Size\": one word",
+        ),
+        (
+            "options = { book = \"a\\nquit\" }",
+            "holds a control character",
+        ),
+        (
+            "options = { depth = [1, 2] }",
+            "a array is not an option value",
+        ),
+        (
+            "protocol = \"codecup\"\noptions = { depth = 4 }",
+            "a CodeCup bot is sent none",
+        ),
+    ] {
+        let err = with_manifest(&format!("command = \"./bin/run.sh\"\n{options}\n"));
+        assert!(matches!(err, UploadError::Manifest { .. }), "{err}");
+        assert!(err.to_string().contains(says), "{says:?} not in {err}");
+    }
+    // Values setoption sends are kept.
+    let ok = Manifest::parse("command = \"x\"\noptions = { depth = 4, book = \"a b\", on = true }")
+        .unwrap();
+    assert_eq!(ok.options.len(), 3);
 }
 
 #[test]

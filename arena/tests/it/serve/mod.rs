@@ -484,6 +484,24 @@ fn uploads_checks_an_organisers_competition_standings_and_downloads(db: Database
             "..",
         ),
         (
+            // An option whose value would end the setoption line: refused at upload, not at the check.
+            server.upload(
+                &alice,
+                "injector",
+                "injector.tar.gz",
+                &tar_gz(&[
+                    (
+                        "arena-bot.toml",
+                        b"command = \"./bot\"\noptions = { book = \"x\\nquit\" }\n",
+                        0o644,
+                    ),
+                    ("bot", SH_BOT.as_bytes(), 0o755),
+                ]),
+            ),
+            400,
+            "holds a control character",
+        ),
+        (
             server.upload(&alice, "bomb", "bomb.zip", &zip_bomb(8 << 20)),
             400,
             "unpacks to more than",
