@@ -411,8 +411,20 @@ fn upload(tab: &Tab, server: &Server, bot: &Path) -> u64 {
     );
     // The page that shows the verdict, once it has loaded (it reloads itself no more).
     wait_for_page(tab, server, "the bot's page to load", |p| p == page);
-    let versions = table(tab, "main table");
+    let versions = table(tab, "main table.versions");
     assert_eq!(versions.len(), 1, "one version: {versions:?}");
+    // The check against each reference bot: the contest's one, two games, no forfeit.
+    let check = table(tab, "main table.check");
+    assert_eq!(check.len(), 1, "{check:?}");
+    assert_eq!(
+        (
+            check[0][0].as_str(),
+            check[0][1].as_str(),
+            check[0][6].as_str()
+        ),
+        ("random", "2", "0"),
+        "{check:?}"
+    );
     assert!(versions[0][0].starts_with("v1"), "{versions:?}");
     assert_eq!(versions[0][2], "executable", "{versions:?}");
     let api = server.get_json(&format!("/api/bots/{id}"));

@@ -130,7 +130,7 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
         p { "Author: " (bot.owner_name) @if bot.disqualified { " — " strong.error { "disqualified" } } }
         @if bot.disqualified && !bot.disqualified_reason.is_empty() { p.error { "Disqualified by the organiser: " (bot.disqualified_reason) } }
         h2 { "Versions" }
-        table {
+        table.versions {
             tr { th { "Version" } th { "Uploaded" } th { "Kind" } th { "Bytes" } th { "Check" } th { "Verdict after" } th { "Detail" } @if mine { th { "Log" } } }
             @for v in &versions {
                 tr {
@@ -155,7 +155,7 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
         }
         @if let Some((number, check)) = &checked {
             h2 { "Check of v" (number) }
-            table {
+            table.check {
                 tr { th { "Against" } th { "Games" } th { "Won" } th { "Drawn" } th { "Lost" } th { "Points" } th { "Forfeits" } }
                 @for r in &check.rows {
                     tr { td { (r.reference) } td.n { (r.games) } td.n { (r.wins) } td.n { (r.draws) } td.n { (r.losses) } td.n { (r.points) } td.n { (r.forfeits) } }
