@@ -17,7 +17,7 @@ pub struct GameReplay {
     /// `1-0`, `1/2-1/2`, `0-1`.
     pub result: String,
     pub termination: String,
-    /// The ending's detail, without a crashed bot's stderr ([`crate::serve::web::public_detail`]).
+    /// The ending's detail, without a crashed bot's stderr ([`super::public::public_detail`]).
     pub detail: String,
     /// `connect4 7 6`.
     pub game: String,
