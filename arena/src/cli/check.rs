@@ -147,7 +147,6 @@ fn check_options(plan: &arena::plan::Plan, probe: bool) -> Result<()> {
     Ok(())
 }
 
-/// Whether `path` is a contest file (`arena serve`): a TOML file with a `[competition]` table.
 /// Loads a contest file of `arena serve` and prints its competitions' plan and reference bots.
 ///
 /// # Errors
@@ -178,6 +177,7 @@ fn check_contest(path: &std::path::Path) -> Result<()> {
     )
 }
 
+/// Whether `path` is a contest file (`arena serve`): a TOML file with a `[competition]` table.
 fn is_contest(path: &std::path::Path) -> bool {
     std::fs::read_to_string(path)
         .ok()

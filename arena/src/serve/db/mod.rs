@@ -335,19 +335,21 @@ impl Db {
             Some(url) => format!("migrating the database {}", redact(url)),
             None => "migrating the database".to_string(),
         };
-        if migrated.is_err() {
+        if let Err(e) = migrated {
+            // Names differing only in case stop migration 6; the database's own error follows.
             let clashes = self.names_differing_in_case().await.unwrap_or_default();
             if !clashes.is_empty() {
                 anyhow::bail!(
                     "{}: names must be unique regardless of case, and these differ only in case: \
                      {}. Rename all but one of each (e.g. `UPDATE users SET name = 'alice-2' WHERE \
-                     id = 7`) and start again",
+                     id = 7`) and start again ({e})",
                     what(),
                     clashes.join("; ")
                 );
             }
+            return Err(anyhow::Error::new(e).context(what()));
         }
-        migrated.with_context(what)
+        Ok(())
     }
 
     /// The user and bot names that another of their table has under another case, as `users:

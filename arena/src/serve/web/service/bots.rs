@@ -152,9 +152,34 @@ pub fn without_server_paths(app: &App, text: &str) -> String {
     roots.sort_by_key(|r| std::cmp::Reverse(r.len()));
     let mut text = text.to_string();
     for root in roots.iter().filter(|r| !r.is_empty() && r.as_str() != ".") {
-        text = text.replace(&format!("{root}/"), "").replace(root, ".");
+        text = strip_root(&text, root);
     }
     text
+}
+
+/// `text` with `root` left out where it is a whole path: `root/x` becomes `x`, and `root` itself
+/// (followed by the end, a space, a quote, `:` or `)`) becomes `.`; `root4/x` or `root.db` (another
+/// folder beside it) is left as it is.
+fn strip_root(text: &str, root: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(root) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + root.len()..];
+        match after.chars().next() {
+            Some('/') => rest = &after[1..],
+            None | Some(' ' | '\n' | '\t' | '"' | '\'' | ':' | ')' | ',') => {
+                out.push('.');
+                rest = after;
+            }
+            Some(_) => {
+                out.push_str(root);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A version's check against one reference bot, as the bot's page shows it.
@@ -244,6 +269,24 @@ pub fn check_summary(app: &App, bot: &str, number: i64, manifest: &str) -> Optio
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_data_folder_leaves_whole_paths_only() {
+        use super::strip_root;
+        let root = "/srv/results/c";
+        assert_eq!(
+            strip_root(
+                "the end of /srv/results/c/checks/a-v1/logs/g1.log:\nin /srv/results/c: ok",
+                root
+            ),
+            "the end of checks/a-v1/logs/g1.log:\nin .: ok"
+        );
+        // Another contest or file beside it is not this folder.
+        assert_eq!(
+            strip_root("/srv/results/c4test/x and /srv/results/c.sqlite", root),
+            "/srv/results/c4test/x and /srv/results/c.sqlite"
+        );
+    }
+
     #[test]
     fn a_stderr_file_belongs_to_the_whole_name_after_its_side() {
         use super::stderr_owner;
