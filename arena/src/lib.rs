@@ -16,7 +16,8 @@
 //!   programs (SGF, PGN, Pons's digit strings);
 //! - **around them**: [`probe`] runs one bot through that path to tell whether it behaves, [`replay`]
 //!   shows a recorded game again, [`analyze`] and [`book`] use the games' solvers, [`bench`](mod@bench) measures,
-//!   and [`serve`] is the contest server. The `arena` binary is a thin command line over these.
+//!   and `serve` is the contest server (the feature `server`, on by default). The `arena` binary is
+//!   a thin command line over these.
 
 /// `print!` to stdout through [`console::stdout::write`]: a closed pipe (`arena ratings results/x | head`)
 /// drops the output from then on instead of panicking, and the command goes on; any other write

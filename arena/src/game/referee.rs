@@ -152,7 +152,7 @@ pub struct SetupError {
     pub game: String,
     pub message: String,
     /// The failure is the game queue's database, not this machine's containment: the same run may
-    /// be played again later ([`crate::serve::queue::Remote`]).
+    /// be played again later (`serve::queue::Remote`, with the feature `server`).
     pub queue: bool,
 }
 

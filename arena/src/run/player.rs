@@ -1,6 +1,6 @@
 //! Who plays a scheduled game: this process ([`Local`]: [`play_game`] under the run's containment), or
 //! another one (the contest server's game queue, played by `arena worker` processes on any machine:
-//! [`crate::serve::queue::Remote`]). The [`GamePool`](super::pool::GamePool) asks a player for each game
+//! `serve::queue::Remote`, feature `server`). The [`GamePool`](super::pool::GamePool) asks a player for each game
 //! and records nothing itself; the run layer records every game the same way, whoever played it.
 
 use std::future::Future;
