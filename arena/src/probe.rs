@@ -431,6 +431,14 @@ impl ProbeReport {
             .collect()
     }
 
+    /// The likely mistake behind the first game the bot lost on time ([`likely_mistake`]), if any.
+    pub fn first_timeout_mistake(&self) -> Option<String> {
+        self.forfeits()
+            .into_iter()
+            .find(|g| g.termination == crate::record::Termination::Timeout)
+            .and_then(|g| likely_mistake(&self.transcript(g), &self.bot, self.protocol))
+    }
+
     fn transcript(&self, game: &GameRecord) -> String {
         std::fs::read_to_string(self.dir.join("logs").join(format!("{}.log", game.id)))
             .unwrap_or_default()

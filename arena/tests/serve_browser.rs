@@ -420,7 +420,7 @@ fn upload(tab: &Tab, server: &Server, bot: &Path) -> u64 {
         (
             check[0][0].as_str(),
             check[0][1].as_str(),
-            check[0][6].as_str()
+            check[0][3].as_str()
         ),
         ("random", "2", "0"),
         "{check:?}"

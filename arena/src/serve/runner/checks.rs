@@ -105,6 +105,41 @@ pub struct CheckPlan {
     pub protocol: crate::config::ProtocolKind,
 }
 
+/// A check's games against one reference bot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Score {
+    pub reference: String,
+    /// Games that count (void ones left out, as in every standings table).
+    pub games: u32,
+    /// Points, a win 1 and a draw ½.
+    pub points: f64,
+    /// Of them, games the checked bot lost by forfeit.
+    pub forfeits: u32,
+}
+
+/// The checked bot's points, games and forfeits against each of `references` (in their order), as
+/// the standings count them: row 0 of the crosstable of the bot and the references.
+pub fn scores(report: &ProbeReport, references: &[String]) -> Vec<Score> {
+    let bots: Vec<String> = std::iter::once(report.bot.clone())
+        .chain(references.iter().cloned())
+        .collect();
+    let table = Crosstable::new(&bots, &report.games);
+    let forfeits = report.forfeits();
+    references
+        .iter()
+        .enumerate()
+        .map(|(j, r)| Score {
+            reference: r.clone(),
+            games: table.games[0][j + 1],
+            points: table.points[0][j + 1],
+            forfeits: forfeits
+                .iter()
+                .filter(|g| g.first == *r || g.second == *r)
+                .count() as u32,
+        })
+        .collect()
+}
+
 /// Plays version `v`'s check: `Some((passed, detail))`, or `None` when the server stopped it.
 async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
     let (check, plan) = plan_of(&app.db, &app.contest, &app.data.store(), v.id).await?;
@@ -142,21 +177,10 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
     };
     let forfeits = report.forfeits();
     let played = report.games.len();
-    // Its points and games against each reference bot, as the standings count them (void games
-    // left out): row 0 of the crosstable.
-    let references = app.contest.reference_names();
-    let bots: Vec<String> = std::iter::once(report.bot.clone())
-        .chain(references.iter().cloned())
-        .collect();
-    let table = Crosstable::new(&bots, &report.games);
-    let against = |j: usize| (table.points[0][j + 1], table.games[0][j + 1]);
-    let scored = references
+    let scores = scores(&report, &app.contest.reference_names());
+    let scored = scores
         .iter()
-        .enumerate()
-        .map(|(j, r)| {
-            let (points, games) = against(j);
-            format!("{points}/{games} against {r}")
-        })
+        .map(|s| format!("{}/{} against {}", s.points, s.games, s.reference))
         .collect::<Vec<_>>()
         .join(", ");
     // The first reference bot it scored too little against, with the share asked.
@@ -167,10 +191,10 @@ async fn check(app: &App, v: &Version) -> Result<Option<(bool, String)>> {
         .min_score
         .iter()
         .find_map(|(r, &min)| {
-            let (points, games) = references
+            let (points, games) = scores
                 .iter()
-                .position(|name| name == r)
-                .map_or((0.0, 0), against);
+                .find(|s| &s.reference == r)
+                .map_or((0.0, 0), |s| (s.points, s.games));
             let share = if games == 0 {
                 0.0
             } else {

@@ -174,17 +174,24 @@ fn names_are_unique_regardless_of_case() {
     assert_eq!(bots.as_array().unwrap().len(), 1, "{bots}");
 }
 
-/// Runs `statements` one by one on the database `url` (SQLite or PostgreSQL), each one's error as
-/// text.
-fn execute(url: &str, statements: &[&str]) -> Vec<Result<(), String>> {
+/// `work` on a connection of its own to the database `url` (SQLite or PostgreSQL).
+fn on_database<T>(url: &str, work: impl AsyncFnOnce(&mut sqlx::AnyConnection) -> T) -> T {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     rt.block_on(async {
-        use sqlx::{Connection, Executor};
+        use sqlx::Connection;
         sqlx::any::install_default_drivers();
         let mut conn = sqlx::AnyConnection::connect(url).await.unwrap();
+        work(&mut conn).await
+    })
+}
+
+/// Runs `statements` one by one on the database `url`, each one's error as text.
+fn execute(url: &str, statements: &[&str]) -> Vec<Result<(), String>> {
+    on_database(url, async |conn| {
+        use sqlx::Executor;
         let mut results = Vec::new();
         for s in statements {
             results.push(
@@ -200,16 +207,9 @@ fn execute(url: &str, statements: &[&str]) -> Vec<Result<(), String>> {
 
 /// The number the query `sql` answers on the database `url`.
 fn count(url: &str, sql: &str) -> i64 {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        use sqlx::Connection;
-        sqlx::any::install_default_drivers();
-        let mut conn = sqlx::AnyConnection::connect(url).await.unwrap();
+    on_database(url, async |conn| {
         sqlx::query_scalar::<_, i64>(sql)
-            .fetch_one(&mut conn)
+            .fetch_one(conn)
             .await
             .unwrap()
     })

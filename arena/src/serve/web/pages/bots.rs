@@ -101,7 +101,7 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
     let mine = viewer.user.as_ref().is_some_and(|u| u.id == bot.owner);
     let pending = versions
         .iter()
-        .any(|v| v.check_status.word() == CheckStatus::Pending.word());
+        .any(|v| matches!(v.check_status, CheckStatus::Pending | CheckStatus::Running));
     // The newest version whose check was played: its score against each reference bot.
     let checked = versions
         .iter()
@@ -156,9 +156,9 @@ pub async fn page_(app: &Arc<App>, viewer: &Viewer, id: i64) -> Result<Response,
         @if let Some((number, check)) = &checked {
             h2 { "Check of v" (number) }
             table.check {
-                tr { th { "Against" } th { "Games" } th { "Won" } th { "Drawn" } th { "Lost" } th { "Points" } th { "Forfeits" } }
+                tr { th { "Against" } th { "Games" } th { "Points" } th { "Forfeits" } }
                 @for r in &check.rows {
-                    tr { td { (r.reference) } td.n { (r.games) } td.n { (r.wins) } td.n { (r.draws) } td.n { (r.losses) } td.n { (r.points) } td.n { (r.forfeits) } }
+                    tr { td { (r.reference) } td.n { (r.games) } td.n { (r.points) } td.n { (r.forfeits) } }
                 }
             }
             @if mine { @if let Some(hint) = &check.likely_mistake { p.error { "Likely mistake (from what it printed in its first game lost on time): " (hint) } } }

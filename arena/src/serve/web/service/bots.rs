@@ -5,6 +5,7 @@
 
 use std::path::Path as FsPath;
 
+use crate::probe::ProbeReport;
 use crate::serve::db::User;
 use crate::serve::web::HttpError;
 use crate::serve::App;
@@ -113,29 +114,17 @@ pub async fn check_log_text(
         .into_iter()
         .find(|v| v.number == number)
         .ok_or_else(|| HttpError::not_found(format!("version {number} of {}", bot.name)))?;
-    let dir = app.data.check(&bot.name, number);
-    if version.checked_ms.is_none() || !dir.exists() {
-        return Err(HttpError::not_found(
-            "check log yet: the check has not been played",
-        ));
-    }
-    let games = crate::results::read_games_live(&dir.join("games.csv"))?;
-    let manifest: crate::serve::upload::Manifest =
-        toml::from_str(&version.manifest).map_err(anyhow::Error::from)?;
-    let report = crate::probe::ProbeReport {
-        bot: bot.name.clone(),
-        renamed_from: None,
-        protocol: manifest.protocol,
-        games,
-        dir: dir.clone(),
-        interrupted: false,
-    };
+    let report = version
+        .checked_ms
+        .and_then(|_| check_report(app, &bot.name, number, &version.manifest))
+        .ok_or_else(|| HttpError::not_found("check log yet: the check has not been played"))?;
+    let dir = &report.dir;
     Ok(format!(
         "check of {} v{number}: {}\n\n{}\n==== stderr\n{}",
         bot.name,
         version.check_detail,
         report.text(),
-        stderr_of(&dir, &bot.name)
+        stderr_of(dir, &bot.name)
     ))
     .map(|text| without_server_paths(app, &text))
 }
@@ -182,88 +171,41 @@ fn strip_root(text: &str, root: &str) -> String {
     out
 }
 
-/// A version's check against one reference bot, as the bot's page shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AgainstReference {
-    pub reference: String,
-    /// Games that count (void ones left out, as in every standings table).
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    /// Points, a win 1 and a draw ½.
-    pub points: f64,
-    /// Games the bot lost by forfeit.
-    pub forfeits: u32,
-}
-
 /// A version's check as the bot's page shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckSummary {
     /// One row per reference bot, in the contest file's order.
-    pub rows: Vec<AgainstReference>,
+    pub rows: Vec<crate::serve::runner::checks::Score>,
     /// What the bot likely did wrong, from what it printed in its first game lost on time
-    /// ([`crate::probe::likely_mistake`], as `arena probe` says it); for its author only.
+    /// ([`crate::probe::ProbeReport::first_timeout_mistake`], as `arena probe` says it); for its
+    /// author only.
     pub likely_mistake: Option<String>,
 }
 
-/// The check of version `number` of `bot` (whose manifest is `manifest`), read from its results
-/// folder; `None` while it has not been played.
-pub fn check_summary(app: &App, bot: &str, number: i64, manifest: &str) -> Option<CheckSummary> {
+/// The check of version `number` of `bot` (whose manifest is `manifest`) as the probe reports it,
+/// read from its results folder; `None` while it has not been played.
+fn check_report(app: &App, bot: &str, number: i64, manifest: &str) -> Option<ProbeReport> {
     let dir = app.data.check(bot, number);
-    let records = crate::results::read_games_live(&dir.join("games.csv")).ok()?;
-    let mut rows = Vec::new();
-    for reference in app.contest.reference_names() {
-        let mut row = AgainstReference {
-            reference: reference.clone(),
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            points: 0.0,
-            forfeits: 0,
-        };
-        for g in records.iter().filter(|g| {
-            (g.first == bot && g.second == reference) || (g.second == bot && g.first == reference)
-        }) {
-            if !g.termination.counts() {
-                continue;
-            }
-            let side = if g.first == bot {
-                games::Player::First
-            } else {
-                games::Player::Second
-            };
-            let points = g.result.points(side);
-            row.games += 1;
-            row.points += points;
-            match points {
-                p if p > 0.75 => row.wins += 1,
-                p if p < 0.25 => row.losses += 1,
-                _ => row.draws += 1,
-            }
-            if g.termination.is_forfeit() && g.detail.starts_with(&format!("{bot}: ")) {
-                row.forfeits += 1;
-            }
-        }
-        rows.push(row);
-    }
+    let games = crate::results::read_games_live(&dir.join("games.csv")).ok()?;
     let protocol = toml::from_str::<crate::serve::upload::Manifest>(manifest)
         .map_or(crate::config::ProtocolKind::Ugi, |m| m.protocol);
-    let likely_mistake = records
-        .iter()
-        .find(|g| {
-            g.termination == crate::record::Termination::Timeout
-                && g.detail.starts_with(&format!("{bot}: "))
-        })
-        .and_then(|g| {
-            let transcript =
-                std::fs::read_to_string(dir.join("logs").join(format!("{}.log", g.id))).ok()?;
-            crate::probe::likely_mistake(&transcript, bot, protocol)
-        });
+    Some(ProbeReport {
+        bot: bot.to_string(),
+        renamed_from: None,
+        protocol,
+        games,
+        dir,
+        interrupted: false,
+    })
+}
+
+/// The check of version `number` of `bot` (whose manifest is `manifest`); `None` while it has not
+/// been played.
+pub fn check_summary(app: &App, bot: &str, number: i64, manifest: &str) -> Option<CheckSummary> {
+    let report = check_report(app, bot, number, manifest)?;
     Some(CheckSummary {
-        rows,
-        likely_mistake,
+        rows: crate::serve::runner::checks::scores(&report, &app.contest.reference_names()),
+        likely_mistake: report.first_timeout_mistake(),
     })
 }
 
